@@ -1,0 +1,232 @@
+"""The `recordkit` command line: validate, replay, generate, schema."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from recordkit.codec import dumps
+from recordkit.diagnostics import Diagnostic, Severity
+from recordkit.engine import format_scores, steps
+from recordkit.games import RULESETS
+from recordkit.generate import generate_record
+from recordkit.schema import write_schemas
+from recordkit.sources import RawRecord, read_records, write_atomic
+from recordkit.validate import RecordReport, Settings, validate_paths, validate_record
+
+app = typer.Typer(
+    help="Record, replay and verify games of trick-taking card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[str], typer.Argument(help="Record files (.json, .jsonl) or directories of them.")],
+    lenient: Annotated[
+        bool, typer.Option("--lenient", help="Unknown keys are warnings; warnings do not fail.")
+    ] = False,
+    game: Annotated[str | None, typer.Option(help="Expect records of this game only.")] = None,
+    output: Annotated[str, typer.Option("--format", help="text for people, jsonl for machines.")] = "text",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary line.")] = False,
+) -> None:
+    """Replay every record through the rules and report every violation.
+
+    Exit status: 0 clean, 1 violations found, 2 input unusable (not JSON, unknown version...).
+
+    Example: recordkit validate samples/french-tarot games.jsonl --format jsonl
+    """
+    if output not in ("text", "jsonl"):
+        raise typer.BadParameter("--format is text or jsonl")
+    settings = Settings(strict=not lenient, game=game)
+    files: set[str | None] = set()
+    counts = {"records": 0, "deals": 0, "errors": 0, "warnings": 0}
+    unusable = False
+    for item in validate_paths(paths, settings):
+        diagnostics = [item] if isinstance(item, Diagnostic) else item.diagnostics
+        if isinstance(item, RecordReport):
+            counts["records"] += 1
+            counts["deals"] += item.deals
+            files.add(item.location.file)
+        for diagnostic in diagnostics:
+            files.add(diagnostic.location.file)
+            unusable |= diagnostic.unusable
+            counts["errors" if diagnostic.severity == Severity.ERROR else "warnings"] += 1
+            if not quiet:
+                _print_diagnostic(diagnostic, output)
+    failed = counts["errors"] > 0 or (settings.strict and counts["warnings"] > 0)
+    summary = (
+        f"{len(files)} file(s), {counts['records']} record(s), {counts['deals']} deal(s): "
+        f"{counts['errors']} error(s), {counts['warnings']} warning(s)"
+    )
+    if output == "text":
+        err.print(("[red]" if failed else "[green]") + summary)
+    raise typer.Exit(2 if unusable else 1 if failed else 0)
+
+
+def _print_diagnostic(diagnostic: Diagnostic, output: str) -> None:
+    if output == "jsonl":
+        sys.stdout.write(orjson.dumps(diagnostic.as_dict()).decode() + "\n")
+    else:
+        colour = "red" if diagnostic.severity == Severity.ERROR else "yellow"
+        out.print(f"[{colour}]{diagnostic.text()}[/{colour}]", markup=True)
+
+
+@app.command()
+def replay(
+    path: Annotated[Path, typer.Argument(help="A record file.")],
+    deal: Annotated[int, typer.Option(help="Deal number, from 1.")] = 1,
+    record: Annotated[int, typer.Option(help="Record number in the file, from 1.")] = 1,
+) -> None:
+    """Show one deal trick by trick: who led, the cards, who won, running card points.
+
+    Example: recordkit replay samples/french-tarot/club-evening.json --deal 2
+    """
+    raw = _nth_record(path, record)
+    report = validate_record(raw, Settings(strict=False))
+    for diagnostic in report.diagnostics:
+        if diagnostic.location.deal in (None, deal):
+            _print_diagnostic(diagnostic, "text")
+    if report.record is None:
+        raise typer.Exit(2)
+    deals = report.record.deals
+    if not 1 <= deal <= len(deals):
+        err.print(f"[red]the record has {len(deals)} deal(s); there is no deal {deal}")
+        raise typer.Exit(2)
+    ruleset = RULESETS[report.record.game]
+    table, _ = ruleset.table(report.record.options, len(report.record.players))
+    assert table is not None
+    _show_deal(ruleset, table, deals[deal - 1], report.record.players, deal)
+    failed = any(d.severity == Severity.ERROR and d.location.deal == deal for d in report.diagnostics)
+    raise typer.Exit(1 if failed else 0)
+
+
+def _nth_record(path: Path, number: int) -> RawRecord:
+    for index, item in enumerate(read_records(path), start=1):
+        if index == number:
+            if isinstance(item, Diagnostic):
+                _print_diagnostic(item, "text")
+                raise typer.Exit(2)
+            return item
+    err.print(f"[red]{path} has no record {number}")
+    raise typer.Exit(2)
+
+
+def _show_deal(ruleset: Any, table: Any, deal: Any, players: list[str], number: int) -> None:
+    names = [f"{seat}:{name}" for seat, name in enumerate(players)]
+    view = RichTable(title=f"Deal {number} (dealer {names[deal.dealer % table.players]})")
+    for column in ("trick", "leader", "cards (from the leader)", "winner", "points", "running points"):
+        view.add_column(column)
+    running = [0] * table.players
+    state = None
+    for action, _problems, state in steps(ruleset, table, deal):
+        if action is None or action.kind != "play" or state.current is not None:
+            continue
+        trick = state.tricks[-1]
+        points = ruleset.trick_points(trick)
+        if points is not None:
+            running[trick.winner] += points
+        cards = " ".join(f"{table.deck.codes[c]}({s})" for c, s in zip(trick.cards, trick.seats, strict=True))
+        view.add_row(
+            str(len(state.tricks)),
+            names[trick.leader],
+            cards,
+            names[trick.winner],
+            "" if points is None else f"{points:g}",
+            " ".join(f"{p:g}" for p in running),
+        )
+    if state is None:
+        err.print("[red]the deal cannot be replayed (see the errors above)")
+        return
+    out.print(view)
+    scores = ruleset.score(state)
+    if scores is not None:
+        out.print(f"scores by the rules: {format_scores(scores)}")
+    if deal.result is not None:
+        out.print(f"scores on the sheet: {format_scores(deal.result.scores)}")
+
+
+@app.command()
+def generate(
+    game: Annotated[str, typer.Argument(help="Game name, e.g. french-tarot.")],
+    players: Annotated[int, typer.Option(help="Number of players.")] = 4,
+    deals: Annotated[int, typer.Option(help="Deals per record.")] = 5,
+    records: Annotated[int, typer.Option(help="Number of records (games).")] = 1,
+    seed: Annotated[int, typer.Option(help="Random seed; the same seed gives the same games.")] = 1,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Variant option NAME=VALUE.")
+    ] = None,
+    out_path: Annotated[Path | None, typer.Option("--out", help="Output file (.json or .jsonl).")] = None,
+) -> None:
+    """Generate random legal games, scored by the rules.
+
+    Example: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl
+    """
+    ruleset = RULESETS.get(game)
+    if ruleset is None:
+        err.print(f"[red]unknown game {game!r}; recordkit knows: {', '.join(RULESETS)}")
+        raise typer.Exit(2)
+    options = _options(option or [])
+    try:
+        games = [generate_record(ruleset, players, deals, seed + i, options) for i in range(records)]
+    except ValueError as error:
+        err.print(f"[red]{error}")
+        raise typer.Exit(2) from None
+    if out_path is not None and out_path.suffix == ".json" and records == 1:
+        text = dumps(games[0], indent=True)
+    else:
+        text = "".join(dumps(g) + "\n" for g in games)
+    if out_path is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(out_path, text.encode())
+        err.print(f"wrote {records} record(s) to {out_path}")
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"--option takes NAME=VALUE, not {pair!r}")
+        try:
+            options[name.strip()] = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            options[name.strip()] = value
+    return options
+
+
+@app.command()
+def schema(
+    directory: Annotated[Path, typer.Argument(help="Where to write the JSON Schema files.")] = Path(
+        "spec/schema"
+    ),
+) -> None:
+    """Write the JSON Schema of the record format, one file per game.
+
+    Example: recordkit schema spec/schema
+    """
+    for path in write_schemas(directory):
+        err.print(f"wrote {path}")
+
+
+def main() -> None:
+    """Entry point of the `recordkit` script; never shows a traceback for bad input."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise SystemExit(130) from None
+
+
+__all__ = ["app", "main"]

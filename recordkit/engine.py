@@ -1,0 +1,99 @@
+"""The game-agnostic replay engine: one deal through its ruleset, collecting every violation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from recordkit.diagnostics import Severity, Violation
+from recordkit.rules.base import Action, DealLike, Ruleset, Table
+
+
+@dataclass(slots=True)
+class DealReplay:
+    """What replaying one deal found: the final state (None if it could not be replayed),
+    every violation, and the scores the rules give (None if the deal did not reach its end)."""
+
+    state: Any | None
+    violations: list[Violation] = field(default_factory=list)
+    scores: list[int | float] | None = None
+
+    @property
+    def replayed(self) -> bool:
+        """False when the deal could not be replayed at all (an unknown card, a malformed trick)."""
+        return self.state is not None
+
+
+def steps(
+    ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any
+) -> Iterator[tuple[Action | None, list[Violation], Any]]:
+    """Replay a deal step by step: first (None, deal problems, state), then each action with the
+    violations it caused and the state after it. Nothing is yielded if the deal cannot be compiled."""
+    actions, problems = ruleset.compile(table, deal)
+    if any(p.severity == Severity.ERROR for p in problems):
+        return
+    state, found = ruleset.start(table, deal)
+    yield None, problems + found, state
+    for action in actions:
+        yield action, ruleset.advance(state, action), state
+
+
+def replay_deal(ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any) -> DealReplay:
+    """Replay a whole deal: legality of every action, then its score against the score sheet."""
+    actions, problems = ruleset.compile(table, deal)
+    if any(p.severity == Severity.ERROR for p in problems):
+        return DealReplay(None, problems)
+    state, found = ruleset.start(table, deal)
+    problems += found
+    for action in actions:
+        problems += ruleset.advance(state, action)
+    problems += ruleset.finish(state)
+    scores = ruleset.score(state)
+    if scores is not None:
+        problems += check_scores(ruleset, deal, scores)
+        problems += ruleset.result_checks(state, deal)
+    return DealReplay(state, problems, scores)
+
+
+def check_scores(
+    ruleset: Ruleset[Any, Any, Any], deal: DealLike, scores: Sequence[int | float]
+) -> list[Violation]:
+    """The deal's recorded scores against the ones the rules give."""
+    if deal.result is None:
+        return [
+            Violation(
+                "SCORE-MISSING",
+                ruleset.score_rule,
+                "the deal has no result; write each seat's score so that it can be checked",
+                severity=Severity.WARNING,
+                path="result",
+                expected=format_scores(scores),
+            )
+        ]
+    recorded = list(deal.result.scores)
+    if recorded == list(scores):
+        return []
+    if len(recorded) != len(scores):
+        detail = f"the result has {len(recorded)} scores for {len(scores)} players"
+    else:
+        wrong = [
+            f"seat {seat} {recorded[seat]:+g} (rules: {scores[seat]:+g})"
+            for seat in range(len(scores))
+            if recorded[seat] != scores[seat]
+        ]
+        detail = "the score sheet has " + ", ".join(wrong)
+    return [
+        Violation(
+            "SCORE-MISMATCH",
+            ruleset.score_rule,
+            f"{detail}",
+            path="result.scores",
+            expected=format_scores(scores),
+        )
+    ]
+
+
+def format_scores(scores: Sequence[int | float]) -> str:
+    """Scores as a score sheet shows them: `+75 -25 -25 -25`."""
+    return " ".join(f"{s:+g}" for s in scores)

@@ -1,0 +1,65 @@
+"""Random legal games, played through the same ruleset that validates them; reproducible by seed."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from recordkit.model import RecordBase
+from recordkit.rules.base import Ruleset
+
+DEFAULT_NAMES = ("Anne", "Bruno", "Claire", "Denis", "Elise", "Farid", "Gilles", "Hélène")
+
+
+def generate_record(
+    ruleset: Ruleset[Any, Any, Any],
+    players: int,
+    deals: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+) -> RecordBase:
+    """A whole game of `deals` random legal deals, scored by the rules, with running totals."""
+    rng = random.Random(seed)
+    opts = ruleset.Options.model_validate(options or {})
+    table, problems = ruleset.table(opts, players)
+    if table is None:
+        raise ValueError("; ".join(p.message for p in problems))
+    dealer = rng.randrange(players)
+    totals: list[int | float] = [0] * players
+    written = []
+    for _ in range(deals):
+        deal = generate_deal(ruleset, table, dealer, rng)
+        scores = list(deal.result.scores) if deal.result is not None else [0] * players
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        deal.totals = totals
+        written.append(deal)
+        dealer = ruleset.next_dealer(table, dealer)
+        if ruleset.game_over(table, totals):
+            break
+    return ruleset.Record(
+        game=ruleset.name,
+        players=list(DEFAULT_NAMES[:players]),
+        options=opts,
+        meta={"source": "recordkit generate", "seed": seed},
+        deals=written,
+    )
+
+
+def generate_deal(ruleset: Ruleset[Any, Any, Any], table: Any, dealer: int, rng: random.Random) -> Any:
+    """One random legal deal, with its result as the rules score it."""
+    dealt = ruleset.deal_random(table, dealer, rng)
+    state, problems = ruleset.start(table, dealt)
+    if problems:
+        raise AssertionError(f"{ruleset.name} dealt an irregular deal: {problems}")
+    actions = []
+    while ruleset.turn(state) is not None:
+        action = rng.choice(ruleset.legal(state))
+        problems = ruleset.advance(state, action)
+        if problems:
+            raise AssertionError(f"{ruleset.name} offered an illegal action {action}: {problems}")
+        actions.append(action)
+    deal = ruleset.record_deal(table, dealt, actions)
+    scores = ruleset.score(state)
+    if scores is not None:
+        deal.result = ruleset.result(scores)
+    return deal

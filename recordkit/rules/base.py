@@ -1,0 +1,239 @@
+"""The ruleset interface every game implements, and the pieces of trick play the games share.
+
+A ruleset is the only place a game's rules live. The engine (`recordkit.engine`) walks the actions
+of a deal and asks the ruleset to check and apply each one; the generator asks it what is legal;
+the validator asks it what a deal scores. Nothing else knows any game.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from recordkit.cards import Deck
+from recordkit.diagnostics import Violation
+from recordkit.model import Call, Note, RecordBase, Result, Status, Trick
+
+
+@dataclass(slots=True)
+class Action:
+    """One thing that happens in a deal, in compiled form (card ids, not codes).
+
+    `seat` is None where the rules say who acts (plays, auction order); `path` is the JSON path
+    of the action in the deal, `trick` and `position` are 1-based for play actions.
+    """
+
+    kind: str
+    value: Any
+    seat: int | None = None
+    path: str = ""
+    trick: int | None = None
+    position: int | None = None
+    note: Note | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Whose turn it is and what kinds of action are open (None seat: any player may act)."""
+
+    seat: int | None
+    kinds: frozenset[str]
+
+
+@dataclass(slots=True)
+class PlayedTrick:
+    """A trick as replayed: who led, the cards in play order with their seats, who won it."""
+
+    leader: int
+    cards: list[int] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What stays fixed across a record's deals: the options, the number of players, the deck."""
+
+    options: Any
+    players: int
+    deck: Deck
+
+
+class DealLike(Protocol):
+    """The fields every game's deal model has; the engine and the validator use only these."""
+
+    dealer: int
+    hands: list[str]
+    auction: list[Call]
+    tricks: list[Trick]
+    status: Status
+    result: Result | None
+    totals: list[int | float] | None
+
+
+class DealState(Protocol):
+    """What the engine and the viewer read from any game's state."""
+
+    tricks: list[PlayedTrick]
+
+
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+DealT = TypeVar("DealT", bound=BaseModel)
+StateT = TypeVar("StateT", bound=DealState)
+
+
+class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
+    """A game: its options, its record models, and one method per step of a deal."""
+
+    name: ClassVar[str]
+    """The `game` value in records, e.g. "french-tarot"."""
+    title: ClassVar[str]
+    spec: ClassVar[str]
+    """The rules document, e.g. "spec/rules/french-tarot.md"."""
+    Options: type[OptionsT]
+    Deal: type[DealT]
+    Record: type[RecordBase]
+
+    @abstractmethod
+    def table(self, options: OptionsT, players: int) -> tuple[Table | None, list[Violation]]:
+        """The table for this many players under these options, or the reasons it cannot be."""
+
+    @abstractmethod
+    def compile(self, table: Table, deal: DealT) -> tuple[list[Action], list[Violation]]:
+        """The deal's actions in record order, with card codes turned into ids.
+
+        Errors here (an unknown card or call) make the deal impossible to replay.
+        """
+
+    @abstractmethod
+    def start(self, table: Table, deal: DealT) -> tuple[StateT, list[Violation]]:
+        """The state after the deal, with deck integrity, hand sizes and the deal's status checked."""
+
+    @abstractmethod
+    def turn(self, state: StateT) -> Turn | None:
+        """Who acts next and what kinds of action are open; None once the deal is over."""
+
+    @abstractmethod
+    def advance(self, state: StateT, action: Action) -> list[Violation]:
+        """Carry the action out and return every rule it breaks.
+
+        An illegal action is still carried out wherever the state allows (a revoke is played and
+        the deal goes on, as at a real table), so that one replay reports every problem.
+        """
+
+    def check(self, state: StateT, action: Action) -> list[Violation]:
+        """Every rule the action would break, leaving the state as it is."""
+        return self.advance(copy.deepcopy(state), action)
+
+    @abstractmethod
+    def finish(self, state: StateT) -> list[Violation]:
+        """What is missing once the record's actions are exhausted (calls, discards, tricks)."""
+
+    @abstractmethod
+    def legal(self, state: StateT) -> list[Action]:
+        """The legal actions now, one per distinct choice (for the generator and the recorder)."""
+
+    @abstractmethod
+    def score(self, state: StateT) -> list[int | float] | None:
+        """Each seat's score for the finished deal, or None if the deal did not reach its end."""
+
+    @abstractmethod
+    def result(self, scores: list[int | float]) -> Result:
+        """The score-sheet line for computed scores."""
+
+    def result_checks(self, state: StateT, deal: DealT) -> list[Violation]:
+        """Checks of result fields beyond the scores (e.g. the card points written down)."""
+        return []
+
+    def trick_points(self, trick: PlayedTrick) -> int | float | None:
+        """Card points in a trick, for the replay view; None for games that do not count them."""
+        return None
+
+    @abstractmethod
+    def deal_random(self, table: Table, dealer: int, rng: random.Random) -> DealT:
+        """A freshly shuffled deal (hands and any dog or kitty, no actions yet)."""
+
+    @abstractmethod
+    def record_deal(self, table: Table, dealt: DealT, actions: Sequence[Action]) -> DealT:
+        """The deal model with these actions written in (the inverse of `compile`)."""
+
+    @abstractmethod
+    def next_dealer(self, table: Table, dealer: int) -> int:
+        """Who deals after `dealer`."""
+
+    score_rule: ClassVar[str]
+    """Rule id that the score check cites."""
+    totals_rule: ClassVar[str]
+    """Rule id that the running-totals check cites."""
+    dealer_rule: ClassVar[str]
+    """Rule id that the dealer-rotation check cites."""
+
+    def game_over(self, table: Table, totals: Sequence[int | float]) -> bool:
+        """True once the match is decided; games played over a fixed number of deals never end."""
+        return False
+
+
+def card_list(deck: Deck, text: str, path: str, what: str) -> tuple[list[int], list[Violation]]:
+    """Ids of a card group; every unknown code is reported with its place in the group."""
+    ids: list[int] = []
+    problems: list[Violation] = []
+    for position, code in enumerate(text.split(), start=1):
+        found = deck.index.get(code)
+        if found is None:
+            problems.append(unknown_card(deck, code, path, f"card {position} of {what}"))
+        else:
+            ids.append(found)
+    return ids, problems
+
+
+def unknown_card(deck: Deck, code: str, path: str, where: str, **place: Any) -> Violation:
+    """The CARD-UNKNOWN violation for a code that is not in the deck."""
+    sample = ", ".join(deck.codes[i] for i in (0, len(deck) // 2, len(deck) - 1))
+    return Violation(
+        code="CARD-UNKNOWN",
+        rule="format.cards",
+        message=f"{code!r} ({where}) is not a card of {deck.name}; cards are written like {sample}",
+        path=path,
+        **place,
+    )
+
+
+def deck_integrity(deck: Deck, groups: Sequence[tuple[str, list[int]]], rule: str) -> list[Violation]:
+    """Each card of the deck exactly once across the named groups (hands, dog, kitty...)."""
+    problems: list[Violation] = []
+    seen: dict[int, str] = {}
+    for name, ids in groups:
+        for card in ids:
+            if card in seen:
+                problems.append(
+                    Violation(
+                        "DEAL-DUPLICATE-CARD",
+                        rule,
+                        f"{deck.codes[card]} is dealt twice: in {seen[card]} and in {name}",
+                    )
+                )
+            else:
+                seen[card] = name
+    missing = [deck.codes[i] for i in range(len(deck)) if i not in seen]
+    if missing and not problems:
+        problems.append(
+            Violation(
+                "DEAL-MISSING-CARD",
+                rule,
+                f"{len(missing)} card(s) of the deck are dealt to nobody: {' '.join(missing)}",
+            )
+        )
+    return problems
+
+
+def size_check(name: str, ids: Sequence[int], expected: int, rule: str, code: str) -> list[Violation]:
+    """One violation if a hand, dog or kitty does not hold the expected number of cards."""
+    if len(ids) == expected:
+        return []
+    return [Violation(code, rule, f"{name} has {len(ids)} cards, not {expected}", expected=str(expected))]

@@ -1,0 +1,127 @@
+"""The French Tarot deal and record models of format v1 (spec/FORMAT.md, "French Tarot")."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from recordkit.model import (
+    Call,
+    CardCode,
+    CardText,
+    Note,
+    Points,
+    RecordBase,
+    Result,
+    Seat,
+    Status,
+    Strict,
+    Trick,
+    canonical_calls,
+    canonical_cards,
+    canonical_code,
+    canonical_tricks,
+)
+from recordkit.rules.french_tarot.cards import DECK
+from recordkit.rules.french_tarot.options import TarotOptions
+
+BIDS = ("pass", "petite", "garde", "garde_sans", "garde_contre")
+"""Calls of the auction, lowest first; the index is the bid's strength (0 = pass)."""
+COEFFICIENTS = (0, 1, 2, 4, 6)
+
+CALL_ALIASES = {
+    "passe": "pass",
+    "p": "pass",
+    "prise": "petite",
+    "small": "petite",
+    "guard": "garde",
+    "g": "garde",
+    "garde-sans": "garde_sans",
+    "garde sans": "garde_sans",
+    "garde sans le chien": "garde_sans",
+    "guard_without": "garde_sans",
+    "guard without": "garde_sans",
+    "gs": "garde_sans",
+    "garde-contre": "garde_contre",
+    "garde contre": "garde_contre",
+    "garde contre le chien": "garde_contre",
+    "guard_against": "garde_contre",
+    "guard against": "garde_contre",
+    "gc": "garde_contre",
+}
+
+
+class Poignee(Note):
+    """A poignée (handful of trumps) shown by `seat` before its first card: exactly the threshold."""
+
+    type: Literal["poignee"]
+    seat: Seat
+    level: Literal["simple", "double", "triple"]
+    cards: CardText
+
+
+class Slam(Note):
+    """The taker announces a slam (chelem): he will win every trick, and he leads the first."""
+
+    type: Literal["slam"]
+    seat: Seat
+
+
+class Misere(Note):
+    """A misère (variant): no trump and no Excuse, or no honour and no bout, in the dealt hand."""
+
+    type: Literal["misere"]
+    seat: Seat
+    kind: Literal["trumps", "honours"]
+
+
+Announcement = Annotated[Poignee | Slam | Misere, Field(discriminator="type")]
+
+
+class TarotResult(Result):
+    """The score sheet line: each seat's score, and optionally the taker's side card points."""
+
+    points: Points | None = None
+
+
+class TarotDeal(Strict):
+    """One deal of French Tarot: the hands and dog as dealt, then everything that happened."""
+
+    dealer: Seat
+    hands: list[CardText]
+    dog: CardText
+    auction: list[Call] = Field(default_factory=list)
+    call: CardCode | None = Field(None, description="Five players: the card the taker called.")
+    discard: CardText | None = Field(None, description="The taker's discard (écart) after taking the dog.")
+    announcements: list[Announcement] = Field(default_factory=list)
+    tricks: list[Trick] = Field(default_factory=list)
+    status: Status = "played"
+    result: TarotResult | None = None
+    totals: list[Points] | None = None
+    comment: str | None = None
+    time: str | None = None
+
+    @model_validator(mode="after")
+    def _canonical(self) -> TarotDeal:
+        """Card codes and call names in their canonical spelling."""
+        self.hands = [canonical_cards(DECK, hand) for hand in self.hands]
+        self.dog = canonical_cards(DECK, self.dog)
+        if self.call is not None:
+            self.call = canonical_code(DECK, self.call)
+        if self.discard is not None:
+            self.discard = canonical_cards(DECK, self.discard)
+        for announcement in self.announcements:
+            if isinstance(announcement, Poignee):
+                announcement.cards = canonical_cards(DECK, announcement.cards)
+        canonical_tricks(DECK, self.tricks)
+        canonical_calls(CALL_ALIASES, self.auction)
+        return self
+
+
+class TarotRecord(RecordBase):
+    """A game (match) of French Tarot: 3, 4 or 5 players and a sequence of deals."""
+
+    game: Literal["french-tarot"]
+    options: TarotOptions = Field(default_factory=TarotOptions)
+    deals: list[TarotDeal] = Field(default_factory=list)

@@ -1,0 +1,131 @@
+"""Reading records from files (JSON, JSON lines, directories of them) and writing files atomically.
+
+Reading never raises on bad input: a file or line that is not JSON becomes a diagnostic with its
+place, and the records after it are still read.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from recordkit.diagnostics import Diagnostic, Location, Severity
+
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+RECORD_SUFFIXES = (".json", *JSONL_SUFFIXES)
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """One record's parsed JSON and where it came from."""
+
+    data: Any
+    location: Location
+
+
+def record_files(paths: Iterable[str | Path]) -> Iterator[Path | Diagnostic]:
+    """The record files named, directories searched recursively (sorted), or why one is unusable."""
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            yield from sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES
+            )
+        elif path.is_file():
+            yield path
+        else:
+            yield Diagnostic(
+                "FILE-UNREADABLE", Severity.ERROR, "no such file or directory", Location(file=str(path))
+            )
+
+
+def read_records(path: Path) -> Iterator[RawRecord | Diagnostic]:
+    """Every record of one file, in order; JSON lines files are streamed line by line."""
+    try:
+        if path.suffix.lower() in JSONL_SUFFIXES:
+            yield from _read_jsonl(path)
+        else:
+            yield from _read_json(path)
+    except OSError as error:
+        yield Diagnostic(
+            "FILE-UNREADABLE",
+            Severity.ERROR,
+            f"cannot read the file: {error.strerror}",
+            Location(file=str(path)),
+        )
+
+
+def _read_json(path: Path) -> Iterator[RawRecord | Diagnostic]:
+    content = path.read_bytes()
+    if not content.strip():
+        yield Diagnostic("FILE-EMPTY", Severity.ERROR, "the file is empty", Location(file=str(path)))
+        return
+    try:
+        data = orjson.loads(content)
+    except orjson.JSONDecodeError as error:
+        yield json_error(error, content, Location(file=str(path)))
+        return
+    if isinstance(data, list):
+        for index, item in enumerate(data, start=1):
+            yield RawRecord(item, Location(file=str(path), record=index))
+    else:
+        yield RawRecord(data, Location(file=str(path), line=1, record=1))
+
+
+def _read_jsonl(path: Path) -> Iterator[RawRecord | Diagnostic]:
+    record = 0
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            record += 1
+            where = Location(file=str(path), line=number, record=record)
+            try:
+                yield RawRecord(orjson.loads(line), where)
+            except orjson.JSONDecodeError as error:
+                yield json_error(error, line, where, last_line=not line.endswith(b"\n"))
+
+
+def json_error(
+    error: orjson.JSONDecodeError, content: bytes, where: Location, last_line: bool = True
+) -> Diagnostic:
+    """RECORD-TRUNCATED when the text stops in the middle of a record, RECORD-BAD-JSON otherwise."""
+    truncated = last_line and error.pos >= len(content.rstrip()) - 1 and content.strip()[:1] in (b"{", b"[")
+    line = where.line if where.line is not None else error.lineno
+    reason = error.msg.split(":")[0]
+    if truncated:
+        return Diagnostic(
+            "RECORD-TRUNCATED",
+            Severity.ERROR,
+            f"the record stops before its end (line {error.lineno}, column {error.colno}): the file was cut short",
+            Location(file=where.file, line=line, record=where.record),
+            rule="format.json",
+        )
+    return Diagnostic(
+        "RECORD-BAD-JSON",
+        Severity.ERROR,
+        f"not valid JSON at line {error.lineno}, column {error.colno}: {reason}",
+        Location(file=where.file, line=line, record=where.record),
+        rule="format.json",
+    )
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write a file so that readers see the old content or the new, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,299 @@
+"""Validating records: the envelope, the schema, every deal through its ruleset, and the match.
+
+`validate_record` checks one parsed record; `validate_paths` streams files and directories. Both
+keep going after a problem so that one pass reports every problem, and never raise on bad input.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
+from recordkit.engine import DealReplay, replay_deal
+from recordkit.games import PLANNED, RULESETS, ruleset_for
+from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
+from recordkit.rules.base import Ruleset, Table
+from recordkit.sources import RawRecord, read_records, record_files
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How to validate: strict (unknown keys are errors, warnings fail) and an expected game."""
+
+    strict: bool = True
+    game: str | None = None
+
+
+@dataclass(slots=True)
+class RecordReport:
+    """Everything found in one record, with the parsed record and each deal's replay."""
+
+    location: Location
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    record: RecordBase | None = None
+    replays: list[DealReplay | None] = field(default_factory=list)
+
+    @property
+    def deals(self) -> int:
+        """Number of deals in the record (parsed or not)."""
+        return len(self.replays)
+
+
+def validate_paths(paths: Iterable[str], settings: Settings) -> Iterator[RecordReport | Diagnostic]:
+    """Every record of every file, as reports; file-level problems as bare diagnostics."""
+    for item in record_files(paths):
+        if isinstance(item, Diagnostic):
+            yield item
+            continue
+        for raw in read_records(item):
+            if isinstance(raw, Diagnostic):
+                yield raw
+            else:
+                yield validate_record(raw, settings)
+
+
+def validate_record(raw: RawRecord, settings: Settings = Settings()) -> RecordReport:
+    """Check one record end to end."""
+    report = RecordReport(raw.location)
+    ruleset = _envelope(raw.data, report, settings)
+    if ruleset is None:
+        return report
+    record, deals = _parse(ruleset, raw.data, report, settings)
+    if record is None:
+        return report
+    report.record = record
+    table, problems = ruleset.table(record.options, len(record.players))
+    report.diagnostics += [from_violation(v, raw.location) for v in problems]
+    if table is None:
+        return report
+    _replay_deals(ruleset, table, deals, report)
+    return report
+
+
+# --- the envelope -----------------------------------------------------------------------------
+
+
+def _envelope(data: Any, report: RecordReport, settings: Settings) -> Ruleset[Any, Any, Any] | None:
+    """Format name, version and game, checked before the schema so that each gets a clear message."""
+
+    def fail(code: str, message: str, severity: Severity = Severity.ERROR) -> None:
+        report.diagnostics.append(
+            Diagnostic(code, severity, message, report.location, rule="format.envelope")
+        )
+
+    if not isinstance(data, dict):
+        fail("RECORD-SCHEMA", f"a record is a JSON object, not {type(data).__name__}")
+        return None
+    if data.get("format") != FORMAT_NAME:
+        fail(
+            "RECORD-FORMAT",
+            f'this is not a recordkit record: "format" is {data.get("format")!r}, not {FORMAT_NAME!r}',
+        )
+        return None
+    version = parse_version(data.get("version"))
+    if version is None:
+        fail("RECORD-VERSION", f'"version" is {data.get("version")!r}; it is written like "1.0"')
+        return None
+    if version[0] != FORMAT_MAJOR:
+        fail(
+            "RECORD-VERSION",
+            f"format version {data['version']} is not readable by this recordkit, "
+            f"which reads versions {FORMAT_MAJOR}.x",
+        )
+        return None
+    if version[1] > FORMAT_MINOR:
+        fail(
+            "RECORD-NEWER-MINOR",
+            f"format version {data['version']} is newer than this recordkit "
+            f"({FORMAT_MAJOR}.{FORMAT_MINOR}); fields it does not know are reported",
+            Severity.WARNING,
+        )
+    game = data.get("game")
+    ruleset = ruleset_for(game) if isinstance(game, str) else None
+    if ruleset is None:
+        known = ", ".join(RULESETS)
+        later = f" ({', '.join(PLANNED)} are not replayed yet)" if game in PLANNED else ""
+        fail("RECORD-UNKNOWN-GAME", f"unknown game {game!r}{later}; recordkit replays: {known}")
+        return None
+    if settings.game is not None and game != settings.game:
+        fail("RECORD-WRONG-GAME", f"this is a record of {game}, not of {settings.game}")
+        return None
+    return ruleset
+
+
+# --- the schema -------------------------------------------------------------------------------
+
+
+def _parse(
+    ruleset: Ruleset[Any, Any, Any], data: dict[str, Any], report: RecordReport, settings: Settings
+) -> tuple[RecordBase | None, list[Any | None]]:
+    """The record and its deals; a deal that does not parse is None and the others are kept."""
+    data = {**data, "version": f"{FORMAT_MAJOR}.{FORMAT_MINOR}"}
+    try:
+        record = ruleset.Record.model_validate(data)
+        return record, list(record.deals)
+    except ValidationError:
+        pass
+    raw_deals = data.get("deals")
+    header = {**data, "deals": []}
+    header_record: RecordBase | None = _validated(ruleset.Record, header, (), report, settings)
+    if header_record is None:
+        return None, []
+    if not isinstance(raw_deals, list):
+        report.diagnostics.append(
+            Diagnostic(
+                "RECORD-SCHEMA",
+                Severity.ERROR,
+                '"deals" is a list of deals',
+                replace(report.location, path="deals"),
+                rule="format.envelope",
+            )
+        )
+        return header_record, []
+    deals = [
+        _validated(ruleset.Deal, deal, ("deals", i), report, settings) for i, deal in enumerate(raw_deals)
+    ]
+    return header_record, deals
+
+
+def _validated(
+    model: Any, data: Any, prefix: tuple[str | int, ...], report: RecordReport, settings: Settings
+) -> Any | None:
+    """Validate one part; in lenient mode unknown keys are dropped with a warning and it is retried."""
+    for _attempt in range(2):
+        try:
+            return model.model_validate(data)
+        except ValidationError as error:
+            errors = error.errors(include_url=False)
+        extras = [e for e in errors if e["type"] == "extra_forbidden"]
+        if settings.strict or not extras or len(extras) != len(errors):
+            report.diagnostics += [_schema_diagnostic(e, prefix, report.location, settings) for e in errors]
+            return None
+        report.diagnostics += [_schema_diagnostic(e, prefix, report.location, settings) for e in extras]
+        data = copy.deepcopy(data)
+        for extra in extras:
+            _drop(data, extra["loc"])
+    return None
+
+
+def _drop(data: Any, loc: tuple[str | int, ...]) -> None:
+    for key in loc[:-1]:
+        data = data[key]
+    data.pop(loc[-1], None)
+
+
+def _schema_diagnostic(
+    error: Any, prefix: tuple[str | int, ...], where: Location, settings: Settings
+) -> Diagnostic:
+    loc = prefix + tuple(error["loc"])
+    path = json_path(loc)
+    deal = loc[1] + 1 if len(loc) > 1 and loc[0] == "deals" and isinstance(loc[1], int) else None
+    in_options = bool(loc) and loc[0] == "options"
+    severity = Severity.ERROR
+    if error["type"] == "extra_forbidden":
+        code = "RECORD-UNKNOWN-OPTION" if in_options else "RECORD-UNKNOWN-KEY"
+        message = f"unknown {'option' if in_options else 'key'} {str(loc[-1])!r}"
+        if not settings.strict:
+            severity = Severity.WARNING
+            message += " (ignored)"
+    elif in_options:
+        code, message = "RECORD-BAD-OPTION", f"option {path.removeprefix('options.')}: {error['msg']}"
+    elif error["type"] == "missing":
+        code, message = "RECORD-MISSING-FIELD", f"{path} is missing"
+    else:
+        code, message = "RECORD-SCHEMA", f"{path}: {error['msg']}"
+    return Diagnostic(code, severity, message, replace(where, deal=deal, path=path), rule="format.schema")
+
+
+def json_path(loc: tuple[str | int, ...]) -> str:
+    """A pydantic error location as a JSON path: ("deals", 2, "tricks", 5) -> deals[2].tricks[5]."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif not part.startswith(("function-", "tagged-union", "union")):
+            text += f".{part}" if text else part
+    return text
+
+
+# --- the deals and the match ------------------------------------------------------------------
+
+
+def _replay_deals(
+    ruleset: Ruleset[Any, Any, Any], table: Table, deals: list[Any | None], report: RecordReport
+) -> None:
+    """Replay each deal, then check dealer rotation and running totals across deals."""
+    totals: list[int | float] | None = [0] * table.players
+    previous_dealer: int | None = None
+    for index, deal in enumerate(deals):
+        where = replace(report.location, deal=index + 1)
+        if deal is None:
+            report.replays.append(None)
+            totals, previous_dealer = None, None
+            continue
+        replay = replay_deal(ruleset, table, deal)
+        report.replays.append(replay)
+        report.diagnostics += [
+            from_violation(
+                replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"), where
+            )
+            for v in replay.violations
+        ]
+        if previous_dealer is not None and deal.dealer != ruleset.next_dealer(table, previous_dealer):
+            expected = ruleset.next_dealer(table, previous_dealer)
+            report.diagnostics.append(
+                Diagnostic(
+                    "DEAL-DEALER-ROTATION",
+                    Severity.ERROR,
+                    f"seat {deal.dealer} deals, but after seat {previous_dealer} the deal passes to seat "
+                    f"{expected}",
+                    replace(where, path=f"deals[{index}].dealer"),
+                    rule=ruleset.dealer_rule,
+                    expected=f"seat {expected}",
+                )
+            )
+        previous_dealer = deal.dealer
+        totals = _check_totals(ruleset, deal, replay, totals, report, where, index)
+
+
+def _check_totals(
+    ruleset: Ruleset[Any, Any, Any],
+    deal: Any,
+    replay: DealReplay,
+    totals: list[int | float] | None,
+    report: RecordReport,
+    where: Location,
+    index: int,
+) -> list[int | float] | None:
+    """Running totals after a deal: the previous totals plus this deal's (written, else computed) scores."""
+    scores: list[int | float] | None = list(deal.result.scores) if deal.result is not None else replay.scores
+    if deal.status == "annulled" and scores is None:
+        scores = [0] * len(totals or [])
+    expected = (
+        [t + s for t, s in zip(totals, scores, strict=True)]
+        if totals is not None and scores is not None and len(scores) == len(totals)
+        else None
+    )
+    if deal.totals is None:
+        return expected
+    written = list(deal.totals)
+    if expected is not None and written != expected:
+        report.diagnostics.append(
+            Diagnostic(
+                "TOTAL-MISMATCH",
+                Severity.ERROR,
+                "the running totals are "
+                + " ".join(f"{t:g}" for t in written)
+                + ", but the totals before this deal plus its scores make "
+                + " ".join(f"{t:g}" for t in expected),
+                replace(where, path=f"deals[{index}].totals"),
+                rule=ruleset.totals_rule,
+                expected=" ".join(f"{t:g}" for t in expected),
+            )
+        )
+    return written

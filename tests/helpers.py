@@ -1,0 +1,50 @@
+"""Shared test helpers: validate JSON values or files and look at the codes they raise."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from recordkit.codec import to_data
+from recordkit.diagnostics import Diagnostic, Location
+from recordkit.games import RULESETS
+from recordkit.generate import generate_record
+from recordkit.sources import RawRecord
+from recordkit.validate import Settings, validate_paths, validate_record
+
+TAROT = RULESETS["french-tarot"]
+
+
+def diagnostics_of(data: Any, strict: bool = True) -> list[Diagnostic]:
+    """Every diagnostic of one record given as a JSON value."""
+    return validate_record(RawRecord(data, Location()), Settings(strict=strict)).diagnostics
+
+
+def codes_of(data: Any, strict: bool = True) -> list[str]:
+    """The codes of every diagnostic of one record, in order."""
+    return [d.code for d in diagnostics_of(data, strict)]
+
+
+def file_codes(path: Path, strict: bool = True) -> set[str]:
+    """The codes raised by every record of a file."""
+    codes: set[str] = set()
+    for item in validate_paths([str(path)], Settings(strict=strict)):
+        found = [item] if isinstance(item, Diagnostic) else item.diagnostics
+        codes |= {d.code for d in found}
+    return codes
+
+
+def generated(players: int, seed: int, deals: int = 3, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A generated French Tarot record as a canonical JSON value (a fresh copy each time)."""
+    record = generate_record(TAROT, players, deals, seed, options)
+    return copy.deepcopy(orjson.loads(orjson.dumps(to_data(record))))
+
+
+def bump_score(data: dict[str, Any], deal: int, seat: int, delta: int) -> None:
+    """Change one written score and carry the change into the running totals, so only the score is wrong."""
+    data["deals"][deal]["result"]["scores"][seat] += delta
+    for later in data["deals"][deal:]:
+        later["totals"][seat] += delta

@@ -16,6 +16,7 @@ import re
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -143,16 +144,25 @@ class Play(Compact):
     card: CardCode
 
 
-class Trick(Compact):
-    """A trick's cards in play order from its leader; bare form is the cards as one string.
+def _compact_play(entry: Any) -> Any:
+    """A card with nothing but its code is written as the bare code."""
+    if isinstance(entry, Play) and entry.comment is None and entry.time is None:
+        return entry.card
+    return entry
+
+
+CardEntry = Annotated[str | Play, AfterValidator(_compact_play)]
+"""One card in a trick: its code, or {"card": ..., "comment": ..., "time": ...}."""
+
+
+class Trick(Note):
+    """A trick in object form: its cards in play order from the leader, plus what else was noted.
 
     `leader` and `winner` are optional: the rules derive them, and the validator checks them when
-    they are written.
+    they are written. A trick with nothing but plain cards is written as one string instead.
     """
 
-    _bare = "cards"
-    _bare_schema = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
-    cards: list[Play]
+    cards: list[CardEntry]
     leader: Seat | None = None
     winner: Seat | None = None
 
@@ -161,31 +171,46 @@ class Trick(Compact):
     def _split_cards(cls, data: Any) -> Any:
         if isinstance(data, dict) and isinstance(data.get("cards"), str):
             return {**data, "cards": split_codes(data["cards"])}
-        if isinstance(data, str):
-            return {"cards": split_codes(data)}
-        if isinstance(data, list):
-            return {"cards": data}
         return data
 
     @model_serializer(mode="wrap")
-    def _to_bare(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _cards_as_text(self, handler: SerializerFunctionWrapHandler) -> Any:
         out = handler(self)
-        plain = all(isinstance(card, str) for card in out["cards"])
-        if plain:
+        if all(isinstance(card, str) for card in out["cards"]):
             out["cards"] = " ".join(out["cards"])
-        if (
-            plain
-            and self.leader is None
-            and self.winner is None
-            and self.comment is None
-            and self.time is None
-        ):
-            return out["cards"]
         return notes_last(out)
 
     def codes(self) -> list[str]:
         """The card codes of the trick in play order."""
-        return [play.card for play in self.cards]
+        return [card if isinstance(card, str) else card.card for card in self.cards]
+
+
+def _compact_trick(entry: Any) -> Any:
+    """A trick object that says nothing but its cards is written as the cards' string."""
+    if (
+        isinstance(entry, Trick)
+        and entry.leader is None
+        and entry.winner is None
+        and entry.comment is None
+        and entry.time is None
+        and all(isinstance(card, str) for card in entry.cards)
+    ):
+        return " ".join(entry.codes())
+    return entry
+
+
+TrickEntry = Annotated[CardText | Trick, Field(union_mode="left_to_right"), AfterValidator(_compact_trick)]
+"""A trick: its cards as one string ("H3 H5 HK H1", or a list), or a Trick object."""
+
+
+def trick_codes(entry: str | Trick) -> list[str]:
+    """The card codes of a trick entry in play order."""
+    return entry.split() if isinstance(entry, str) else entry.codes()
+
+
+def trick_claims(entry: str | Trick) -> tuple[int | None, int | None]:
+    """The leader and winner a trick entry states, if any."""
+    return (None, None) if isinstance(entry, str) else (entry.leader, entry.winner)
 
 
 class Call(Compact):
@@ -205,16 +230,28 @@ def canonical_cards(deck: Deck, text: str) -> str:
 
 
 def canonical_code(deck: Deck, code: str) -> str:
-    """The canonical spelling of one code if the deck knows it; otherwise the code unchanged."""
+    """The canonical spelling of one code if the deck knows it; otherwise the code in upper case."""
     found = deck.index.get(code)
+    if found is None:
+        code = code.strip().upper()
+        found = deck.index.get(code)
     return deck.codes[found] if found is not None else code
 
 
-def canonical_tricks(deck: Deck, tricks: list[Trick]) -> None:
-    """Rewrite the codes of the tricks in canonical spelling, in place."""
+def canonical_tricks(deck: Deck, tricks: list[str | Trick]) -> list[str | Trick]:
+    """The tricks with every card code in canonical spelling."""
+    out: list[str | Trick] = []
     for trick in tricks:
-        for play in trick.cards:
-            play.card = canonical_code(deck, play.card)
+        if isinstance(trick, str):
+            out.append(canonical_cards(deck, trick))
+            continue
+        for index, card in enumerate(trick.cards):
+            if isinstance(card, str):
+                trick.cards[index] = canonical_code(deck, card)
+            else:
+                card.card = canonical_code(deck, card.card)
+        out.append(trick)
+    return out
 
 
 def canonical_calls(names: dict[str, str], calls: list[Call]) -> None:

@@ -26,9 +26,14 @@ def test_checked_in_schema_matches_the_models() -> None:
 def test_schema_accepts_compact_and_object_forms() -> None:
     """The schema documents both the bare and the object form of tricks and calls."""
     schema = json.loads(next(iter(schema_files().values())))
-    trick = schema["$defs"]["Trick"]
-    assert {"type": "string"} in trick["anyOf"][0]["anyOf"]
-    assert any(part.get("type") == "object" for part in trick["anyOf"])
+    trick = schema["$defs"]["TarotDeal"]["properties"]["tricks"]["items"]["anyOf"]
+    assert trick == [
+        {"type": "string"},
+        {"items": {"type": "string"}, "type": "array"},
+        {"$ref": "#/$defs/Trick"},
+    ]
+    call = schema["$defs"]["Call"]["anyOf"]
+    assert call[0] == {"type": "string"} and call[1]["type"] == "object"
 
 
 def test_canonical_form_writes_defaults_and_no_nulls() -> None:

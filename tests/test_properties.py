@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import orjson
 
 from recordkit.codec import dumps, loads
+from recordkit.model import trick_codes
 from recordkit.engine import steps
 from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.french_tarot.cards import DECK
@@ -146,7 +147,7 @@ def illegal_swaps(record: dict[str, Any]) -> list[Swap]:
     found: list[Swap] = []
     for deal_index, raw in enumerate(record["deals"]):
         deal = TarotDeal.model_validate(raw)
-        place = {code: (t, p) for t, trick in enumerate(deal.tricks) for p, code in enumerate(trick.codes())}
+        place = {code: (t, p) for t, trick in enumerate(deal.tricks) for p, code in enumerate(trick_codes(trick))}
         actions, _ = TAROT.compile(table, deal)
         state, _ = TAROT.start(table, deal)
         for action in actions:

@@ -71,7 +71,7 @@ class DealLike(Protocol):
     dealer: int
     hands: list[str]
     auction: list[Call]
-    tricks: list[Trick]
+    tricks: list[str | Trick]
     status: Status
     result: Result | None
     totals: list[int | float] | None

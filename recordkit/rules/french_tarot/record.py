@@ -17,7 +17,7 @@ from recordkit.model import (
     Seat,
     Status,
     Strict,
-    Trick,
+    TrickEntry,
     canonical_calls,
     canonical_cards,
     canonical_code,
@@ -95,7 +95,7 @@ class TarotDeal(Strict):
     call: CardCode | None = Field(None, description="Five players: the card the taker called.")
     discard: CardText | None = Field(None, description="The taker's discard (écart) after taking the dog.")
     announcements: list[Announcement] = Field(default_factory=list)
-    tricks: list[Trick] = Field(default_factory=list)
+    tricks: list[TrickEntry] = Field(default_factory=list)
     status: Status = "played"
     result: TarotResult | None = None
     totals: list[Points] | None = None
@@ -114,7 +114,7 @@ class TarotDeal(Strict):
         for announcement in self.announcements:
             if isinstance(announcement, Poignee):
                 announcement.cards = canonical_cards(DECK, announcement.cards)
-        canonical_tricks(DECK, self.tricks)
+        self.tricks = canonical_tricks(DECK, self.tricks)
         canonical_calls(CALL_ALIASES, self.auction)
         return self
 

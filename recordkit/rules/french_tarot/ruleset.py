@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
-from recordkit.model import Call, Play, Trick
+from recordkit.model import Call, trick_claims, trick_codes
 from recordkit.rules.base import (
     Action,
     PlayedTrick,
@@ -146,7 +146,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             actions.append(Action("announce", value, announcement.seat, path, note=announcement))
         for number, trick in enumerate(deal.tricks, start=1):
             path = f"tricks[{number - 1}]"
-            codes = trick.codes()
+            codes = trick_codes(trick)
             partial_allowed = deal.status == "abandoned" and number == len(deal.tricks)
             if len(codes) != table.players and not (partial_allowed and len(codes) < table.players):
                 problems.append(
@@ -159,14 +159,12 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
                         trick=number,
                     )
                 )
-            for position, play in enumerate(trick.cards, start=1):
-                found = DECK.index.get(play.card)
+            for position, code in enumerate(codes, start=1):
+                found = DECK.index.get(code)
                 if found is None:
-                    problems.append(
-                        _unknown(play.card, path, f"card {position} of trick {number}", number, position)
-                    )
+                    problems.append(_unknown(code, path, f"card {position} of trick {number}", number, position))
                     continue
-                actions.append(Action("play", found, None, path, number, position, note=play))
+                actions.append(Action("play", found, None, path, number, position))
         return actions, problems
 
     def start(self, table: Table, deal: TarotDeal) -> tuple[TarotState, list[Violation]]:
@@ -203,7 +201,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             dog=DECK.mask(dog),
             tricks_per_deal=HAND_SIZES[n],
             status=deal.status,
-            recorded=[(t.leader, t.winner) for t in deal.tricks],
+            recorded=[trick_claims(t) for t in deal.tricks],
         )
         if deal.dealer >= n:
             problems.append(
@@ -267,22 +265,24 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     # --- one action ---------------------------------------------------------------------------
 
     def advance(self, state: TarotState, action: Action) -> list[Violation]:
-        target = PHASE_OF_KIND[action.kind]
         if state.phase == Phase.DONE:
             return self._after_end(state, action)
+        if action.kind == "play" and state.phase == Phase.PLAY:
+            return self._play(state, action)
+        target = PHASE_OF_KIND[action.kind]
         if target < state.phase or (action.kind == "announce" and (state.tricks or state.current)):
             return self._out_of_place(state, action)
         problems = self._close_phases(state, target)
-        if self.turn(state) is None:  # an all-pass auction closed by a later action
+        if _over(state):  # an all-pass auction closed by a later action
             return problems + self._after_end(state, action)
-        handler = {
+        handlers = {
             "bid": self._bid,
             "call": self._call,
             "discard": self._discard,
             "announce": self._announce,
             "play": self._play,
-        }[action.kind]
-        return problems + handler(state, action)
+        }
+        return problems + handlers[action.kind](state, action)
 
     def _close_phases(self, state: TarotState, target: Phase) -> list[Violation]:
         """Move to the action's phase, reporting each step the record skipped."""
@@ -750,17 +750,21 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
                     )
                 )
         trick = state.current
-        seat = state.to_play()
-        where = {"seat": seat, "trick": number, "position": len(trick.cards) + 1, "path": action.path}
+        seat = (trick.leader + len(trick.cards)) % state.players
         hand = state.hands[seat]
-        if not hand & _bit(card):
-            problems.append(self._not_held(state, seat, card, where))
+        bit = 1 << card
+        wrong = None
+        if not hand & bit:
+            wrong = self._not_held(state, seat, card)
             state.scorable = False
-        else:
-            if not rules_play.legal_mask(hand, trick.cards) & _bit(card):
-                problems.append(_at(rules_play.wrong_card(hand, trick.cards, card, seat), **where))
-            problems += self._first_lead(state, trick, card, seat, where)
-        state.hands[seat] &= ~_bit(card)
+        elif not rules_play.legal_mask(hand, trick.cards) & bit:
+            wrong = rules_play.wrong_card(hand, trick.cards, card, seat)
+        elif state.called is not None and number == 1:
+            wrong = self._first_lead(state, trick, card, seat)
+        if wrong is not None:
+            where = {"seat": seat, "trick": number, "position": len(trick.cards) + 1, "path": action.path}
+            problems.append(_at(wrong, **where))
+        state.hands[seat] = hand & ~bit
         state.played_in.setdefault(card, number)
         trick.cards.append(card)
         trick.seats.append(seat)
@@ -768,43 +772,32 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             problems += self._close_trick(state, trick, number, action)
         return problems
 
-    def _not_held(self, state: TarotState, seat: int, card: int, where: dict[str, object]) -> Violation:
+    def _not_held(self, state: TarotState, seat: int, card: int) -> Violation:
         code = DECK.codes[card]
         if card in state.played_in:
             why = f"it was already played in trick {state.played_in[card]}"
         else:
             holders = [s for s, h in enumerate(state.hands) if h & _bit(card)]
             why = f"seat {holders[0]} holds it" if holders else "it is not in his hand"
-        return _at(
-            Violation("PLAY-NOT-HELD", "tarot.play.held", f"seat {seat} played {code}, but {why}"), **where
-        )
+        return Violation("PLAY-NOT-HELD", "tarot.play.held", f"seat {seat} played {code}, but {why}")
 
-    def _first_lead(
-        self, state: TarotState, trick: PlayedTrick, card: int, seat: int, where: dict[str, object]
-    ) -> list[Violation]:
+    def _first_lead(self, state: TarotState, trick: PlayedTrick, card: int, seat: int) -> Violation | None:
         """tarot.play.first-lead: five players, the opening lead avoids the called suit."""
         ban = state.table.options.called_suit_first_lead_ban
         if state.called is None or state.tricks or ban == "off" or state.called >= 56:
-            return []
+            return None
         suit_setting = trick.cards == [] or (ban == "suit_setting_card" and trick.cards == [EXCUSE])
         called_suit = suit_of(state.called)
         if not suit_setting or suit_of(card) != called_suit or card == state.called:
-            return []
-        others = state.hands[seat] & ~SUIT_MASKS[called_suit] & ~_bit(card)
-        if not others:
-            return []
-        return [
-            _at(
-                Violation(
-                    "TAROT-CALLED-SUIT-LEAD",
-                    "tarot.play.first-lead",
-                    f"seat {seat} opened with {DECK.codes[card]} in the suit of the called card "
-                    f"{DECK.codes[state.called]}: the first lead may not be in that suit, except the called "
-                    f"card itself",
-                ),
-                **where,
-            )
-        ]
+            return None
+        if not state.hands[seat] & ~SUIT_MASKS[called_suit]:
+            return None  # nothing else to lead
+        return Violation(
+            "TAROT-CALLED-SUIT-LEAD",
+            "tarot.play.first-lead",
+            f"seat {seat} opened with {DECK.codes[card]} in the suit of the called card "
+            f"{DECK.codes[state.called]}: the first lead may not be in that suit, except the called card itself",
+        )
 
     def _close_trick(
         self, state: TarotState, trick: PlayedTrick, number: int, action: Action
@@ -894,11 +887,10 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     def _playable(self, state: TarotState, seat: int) -> int:
         trick = state.current.cards if state.current else []
         legal = rules_play.legal_mask(state.hands[seat], trick)
+        probe = state.current or PlayedTrick(seat)
         kept = 0
         for card in ids_of(legal):
-            where: dict[str, object] = {}
-            probe = state.current or PlayedTrick(seat)
-            if not self._first_lead(state, probe, card, seat, where):
+            if self._first_lead(state, probe, card, seat) is None:
                 kept |= _bit(card)
         return kept
 
@@ -962,9 +954,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         if discard:
             deal.discard = DECK.format(discard)
         n = table.players
-        deal.tricks = [
-            Trick(cards=[Play(card=DECK.codes[c]) for c in plays[i : i + n]]) for i in range(0, len(plays), n)
-        ]
+        deal.tricks = [DECK.format(plays[i : i + n]) for i in range(0, len(plays), n)]
         return deal
 
     def result(self, scores: list[int | float]) -> TarotResult:
@@ -1017,3 +1007,8 @@ def _at(violation: Violation, **where: object) -> Violation:
 
 def _unknown(code: str, path: str, where: str, trick: int, position: int) -> Violation:
     return unknown_card(DECK, code, path, where, trick=trick, position=position)
+
+
+def _over(state: TarotState) -> bool:
+    """True once the deal has ended (a helper so that type checkers re-read the phase)."""
+    return state.phase == Phase.DONE

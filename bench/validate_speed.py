@@ -55,10 +55,14 @@ def main() -> None:
         validate = time.perf_counter() - started
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"french-tarot, {args.players} players, {deals} deals, {size / 1e6:.1f} MB JSONL ({size / deals:.0f} B/deal)")
+    print(
+        f"french-tarot, {args.players} players, {deals} deals, {size / 1e6:.1f} MB JSONL ({size / deals:.0f} B/deal)"
+    )
     print(f"  generate          {args.deals / generated:>10,.0f} deals/s")
     print(f"  orjson.loads      {args.deals / parse:>10,.0f} deals/s")
-    print(f"  validate          {deals / validate:>10,.0f} deals/s   {validate / cards * 1e6:.2f} us/card played")
+    print(
+        f"  validate          {deals / validate:>10,.0f} deals/s   {validate / cards * 1e6:.2f} us/card played"
+    )
     print(f"  validate / parse  {validate / parse:>10.1f} x")
     print(f"  diagnostics       {errors:>10}")
     print(f"  peak RSS          {peak:>10.0f} MB")

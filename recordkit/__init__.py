@@ -1,9 +1,9 @@
 """recordkit: record, replay and verify games of trick-taking card games.
 
-    >>> import recordkit
-    >>> record = recordkit.load("samples/french-tarot/club-evening-4p.json")
-    >>> [d.code for d in recordkit.validate(record)]
-    []
+>>> import recordkit
+>>> record = recordkit.load("samples/french-tarot/club-evening-4p.json")
+>>> [d.code for d in recordkit.validate(record)]
+[]
 """
 
 from __future__ import annotations

@@ -37,7 +37,9 @@ def file_codes(path: Path, strict: bool = True) -> set[str]:
     return codes
 
 
-def generated(players: int, seed: int, deals: int = 3, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def generated(
+    players: int, seed: int, deals: int = 3, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A generated French Tarot record as a canonical JSON value (a fresh copy each time)."""
     record = generate_record(TAROT, players, deals, seed, options)
     return copy.deepcopy(orjson.loads(orjson.dumps(to_data(record))))

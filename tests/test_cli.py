@@ -41,7 +41,11 @@ def test_validate_jsonl_output_is_one_json_object_per_line(tmp_path: Path) -> No
     result = runner.invoke(app, ["validate", "--format", "jsonl", str(write(tmp_path / "g.json", data))])
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["code"] for line in lines] == ["SCORE-MISMATCH"]
-    assert lines[0]["deal"] == 1 and lines[0]["rule"] == "tarot.score" and lines[0]["path"] == "deals[0].result.scores"
+    assert (
+        lines[0]["deal"] == 1
+        and lines[0]["rule"] == "tarot.score"
+        and lines[0]["path"] == "deals[0].result.scores"
+    )
 
 
 def test_validate_unusable_input_exits_2(tmp_path: Path) -> None:
@@ -52,7 +56,9 @@ def test_validate_unusable_input_exits_2(tmp_path: Path) -> None:
 
 
 def test_validate_expected_game_flags_other_games(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["validate", "--game", "joffre", str(write(tmp_path / "g.json", generated(3, 4)))])
+    result = runner.invoke(
+        app, ["validate", "--game", "joffre", str(write(tmp_path / "g.json", generated(3, 4)))]
+    )
     assert result.exit_code == 1
     assert "RECORD-WRONG-GAME" in result.output
 
@@ -60,7 +66,8 @@ def test_validate_expected_game_flags_other_games(tmp_path: Path) -> None:
 def test_generate_then_validate_round_trip(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     result = runner.invoke(
-        app, ["generate", "french-tarot", "--players", "5", "--records", "3", "--seed", "9", "--out", str(out)]
+        app,
+        ["generate", "french-tarot", "--players", "5", "--records", "3", "--seed", "9", "--out", str(out)],
     )
     assert result.exit_code == 0, result.output
     assert len(out.read_text().splitlines()) == 3
@@ -98,7 +105,9 @@ def test_real_entry_point_never_shows_a_traceback(tmp_path: Path) -> None:
     """Bad input of every kind through the installed script: diagnostics, never a traceback."""
     (tmp_path / "a.json").write_bytes(b"\x00\xff garbage")
     (tmp_path / "b.jsonl").write_text('{"format": "recordkit"}\n[1,2]\n"text"\n')
-    (tmp_path / "c.json").write_text('{"format": "recordkit", "version": "1.0", "game": "french-tarot", "deals": 5}')
+    (tmp_path / "c.json").write_text(
+        '{"format": "recordkit", "version": "1.0", "game": "french-tarot", "deals": 5}'
+    )
     result = subprocess.run(
         [sys.executable, "-m", "recordkit", "validate", str(tmp_path), str(tmp_path / "missing.json")],
         capture_output=True,

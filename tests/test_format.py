@@ -51,8 +51,15 @@ def test_comments_and_times_survive_and_come_last() -> None:
     data = generated(4, 11, deals=1)
     deal = data["deals"][0]
     first = deal["tricks"][0].split()
-    deal["tricks"][0] = {"comment": "opening lead", "cards": [{"time": "20:01", "card": first[0]}, *first[1:]]}
-    deal["auction"][0] = {"comment": "thought long", "call": deal["auction"][0], "seat": (deal["dealer"] + 1) % 4}
+    deal["tricks"][0] = {
+        "comment": "opening lead",
+        "cards": [{"time": "20:01", "card": first[0]}, *first[1:]],
+    }
+    deal["auction"][0] = {
+        "comment": "thought long",
+        "call": deal["auction"][0],
+        "seat": (deal["dealer"] + 1) % 4,
+    }
     record = loads(orjson.dumps(data))
     again = json.loads(dumps(record))
     assert list(again["deals"][0]["tricks"][0]) == ["cards", "comment"]
@@ -117,7 +124,9 @@ def test_a_broken_deal_does_not_stop_the_others() -> None:
 def test_unknown_card_names_its_place() -> None:
     """format.cards: the message names the code and where it is."""
     data = generated(4, 2, deals=1)
-    data["deals"][0]["hands"][2] = data["deals"][0]["hands"][2].replace(data["deals"][0]["hands"][2].split()[3], "HZ")
+    data["deals"][0]["hands"][2] = data["deals"][0]["hands"][2].replace(
+        data["deals"][0]["hands"][2].split()[3], "HZ"
+    )
     found = diagnostics_of(data)
     assert [d.code for d in found] == ["CARD-UNKNOWN"]
     assert "'HZ'" in found[0].message and "card 4 of seat 2's hand" in found[0].message
@@ -127,7 +136,11 @@ def test_unknown_card_names_its_place() -> None:
 @pytest.mark.parametrize(
     ("content", "code", "line"),
     [
-        (b'{"format": "recordkit", "version": "1.0", "game": "french-tarot", "players": ["A", "B"', "RECORD-TRUNCATED", 1),
+        (
+            b'{"format": "recordkit", "version": "1.0", "game": "french-tarot", "players": ["A", "B"',
+            "RECORD-TRUNCATED",
+            1,
+        ),
         (b'{"format": "recordkit",\n "version": "1.0" "game": 1}', "RECORD-BAD-JSON", 2),
         (b"", "FILE-EMPTY", None),
         (b"[1, 2]", "RECORD-SCHEMA", None),

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import orjson
-
 from recordkit.codec import dumps, loads
-from recordkit.model import trick_codes
 from recordkit.engine import steps
+from recordkit.model import trick_codes
 from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.options import TarotOptions
@@ -86,7 +85,9 @@ def test_hand_written_spellings_parse_to_the_canonical_record(n: int, seed: int,
     data = generated(n, seed, deals=1)
     canonical = loads(orjson_text(data))
     deal = data["deals"][0]
-    deal["hands"] = [respell(hand, rng).split() if rng.random() < 0.5 else respell(hand, rng) for hand in deal["hands"]]
+    deal["hands"] = [
+        respell(hand, rng).split() if rng.random() < 0.5 else respell(hand, rng) for hand in deal["hands"]
+    ]
     deal["tricks"] = [
         {"cards": respell(trick, rng)} if rng.random() < 0.3 else respell(trick, rng).split()
         for trick in deal["tricks"]
@@ -135,7 +136,8 @@ def test_an_illegal_card_is_caught_where_it_was_played(n: int, seed: int, data: 
     found = [
         d
         for d in diagnostics_of(record)
-        if (d.location.deal, d.location.trick, d.location.position) == (deal_index + 1, trick + 1, position + 1)
+        if (d.location.deal, d.location.trick, d.location.position)
+        == (deal_index + 1, trick + 1, position + 1)
     ]
     assert found, "the illegal card was not reported"
     assert found[0].code in {"TAROT-REVOKE", "TAROT-MUST-TRUMP", "TAROT-OVERTRUMP", "TAROT-UNDERTRUMP"}
@@ -147,7 +149,9 @@ def illegal_swaps(record: dict[str, Any]) -> list[Swap]:
     found: list[Swap] = []
     for deal_index, raw in enumerate(record["deals"]):
         deal = TarotDeal.model_validate(raw)
-        place = {code: (t, p) for t, trick in enumerate(deal.tricks) for p, code in enumerate(trick_codes(trick))}
+        place = {
+            code: (t, p) for t, trick in enumerate(deal.tricks) for p, code in enumerate(trick_codes(trick))
+        }
         actions, _ = TAROT.compile(table, deal)
         state, _ = TAROT.start(table, deal)
         for action in actions:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import orjson
+import pytest
 
 from recordkit.codec import dumps, loads
 from recordkit.sources import RawRecord, read_records

@@ -162,7 +162,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             for position, code in enumerate(codes, start=1):
                 found = DECK.index.get(code)
                 if found is None:
-                    problems.append(_unknown(code, path, f"card {position} of trick {number}", number, position))
+                    problems.append(
+                        _unknown(code, path, f"card {position} of trick {number}", number, position)
+                    )
                     continue
                 actions.append(Action("play", found, None, path, number, position))
         return actions, problems

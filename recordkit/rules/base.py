@@ -11,7 +11,7 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -177,6 +177,12 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     def game_over(self, table: Table, totals: Sequence[int | float]) -> bool:
         """True once the match is decided; games played over a fixed number of deals never end."""
         return False
+
+
+def at(violation: Violation, **where: Any) -> Violation:
+    """The violation with its location fields set, keeping those it already has."""
+    fields = {k: v for k, v in where.items() if getattr(violation, k) is None}
+    return replace(violation, **fields) if fields else violation
 
 
 def card_list(deck: Deck, text: str, path: str, what: str) -> tuple[list[int], list[Violation]]:

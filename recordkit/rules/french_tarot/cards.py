@@ -17,6 +17,9 @@ EXCUSE = 77
 TRUMP_SUIT = 4
 EXCUSE_SUIT = 5
 
+HAND_SIZES = {3: 24, 4: 18, 5: 15}
+DOG_SIZES = {3: 6, 4: 6, 5: 3}
+
 KING, QUEEN, KNIGHT, JACK = 14, 13, 12, 11
 HONOUR_RANKS = (KING, QUEEN, KNIGHT, JACK)
 
@@ -68,6 +71,16 @@ HALF_POINTS = tuple(
 
 TARGETS = (56, 51, 41, 36)
 """Points the taker's side needs with 0, 1, 2 or 3 bouts."""
+
+
+def bit(card: int) -> int:
+    """The bitmask of one card."""
+    return 1 << card
+
+
+def popcount(mask: int) -> int:
+    """How many cards a bitmask holds."""
+    return bin(mask).count("1")
 
 
 def half_points(mask: int) -> int:

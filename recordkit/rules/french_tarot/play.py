@@ -1,4 +1,4 @@
-"""French Tarot card play: the legal plays, which rule a wrong card breaks, and who wins a trick.
+"""French Tarot card play: the legal plays, which rule a wrong card breaks, who wins a trick.
 
 Rules T4 of RULES-NOTES and `tarot.play.*` / `tarot.trick.*` in spec/rules/french-tarot.md.
 """
@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
+from recordkit.rules.base import Action, PlayedTrick, at
 from recordkit.rules.french_tarot.cards import (
     DECK,
     EXCUSE,
@@ -18,6 +20,8 @@ from recordkit.rules.french_tarot.cards import (
     TRUMPS_ABOVE,
     suit_of,
 )
+from recordkit.rules.french_tarot.scoring import excuse_wins
+from recordkit.rules.french_tarot.state import Phase, TarotState
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "trumps", "the Excuse")
 
@@ -119,3 +123,120 @@ def winning_index(trick: Sequence[int]) -> int:
     led_suit = suit_of(led)
     best = max(card for card in trick if suit_of(card) == led_suit)
     return trick.index(best)
+
+
+def play_card(state: TarotState, action: Action) -> list[Violation]:
+    """tarot.play.*: one card, checked against the hand and the trick, then played."""
+    card = action.value
+    problems: list[Violation] = []
+    number = len(state.tricks) + 1
+    if state.current is None:
+        leader = state.to_play()
+        state.current = PlayedTrick(leader)
+        recorded = state.recorded[number - 1][0] if number <= len(state.recorded) else None
+        if recorded is not None and recorded != leader:
+            problems.append(
+                Violation(
+                    "PLAY-LEADER-MISMATCH",
+                    "tarot.trick.leader",
+                    f"the record says seat {recorded} led trick {number}, but by the rules seat "
+                    f"{leader} leads it",
+                    seat=recorded,
+                    trick=number,
+                    path=action.path,
+                    expected=f"seat {leader}",
+                )
+            )
+    trick = state.current
+    seat = (trick.leader + len(trick.cards)) % state.players
+    hand = state.hands[seat]
+    bit = 1 << card
+    wrong = None
+    if not hand & bit:
+        wrong = not_held(state, seat, card)
+        state.scorable = False
+    elif not legal_mask(hand, trick.cards) & bit:
+        wrong = wrong_card(hand, trick.cards, card, seat)
+    elif state.called is not None and number == 1:
+        wrong = first_lead(state, trick, card, seat)
+    if wrong is not None:
+        where = {"seat": seat, "trick": number, "position": len(trick.cards) + 1, "path": action.path}
+        problems.append(at(wrong, **where))
+    state.hands[seat] = hand & ~bit
+    state.played_in.setdefault(card, number)
+    trick.cards.append(card)
+    trick.seats.append(seat)
+    if len(trick.cards) == state.players:
+        problems += close_trick(state, trick, number, action)
+    return problems
+
+
+def not_held(state: TarotState, seat: int, card: int) -> Violation:
+    """PLAY-NOT-HELD, saying where the card really is."""
+    code = DECK.codes[card]
+    if card in state.played_in:
+        why = f"it was already played in trick {state.played_in[card]}"
+    else:
+        holders = [s for s, h in enumerate(state.hands) if h & (1 << card)]
+        why = f"seat {holders[0]} holds it" if holders else "it is not in his hand"
+    return Violation("PLAY-NOT-HELD", "tarot.play.held", f"seat {seat} played {code}, but {why}")
+
+
+def first_lead(state: TarotState, trick: PlayedTrick, card: int, seat: int) -> Violation | None:
+    """tarot.play.first-lead: five players, the opening lead avoids the called suit."""
+    ban = state.table.options.called_suit_first_lead_ban
+    if state.called is None or state.tricks or ban == "off" or state.called >= 56:
+        return None
+    suit_setting = trick.cards == [] or (ban == "suit_setting_card" and trick.cards == [EXCUSE])
+    called_suit = suit_of(state.called)
+    if not suit_setting or suit_of(card) != called_suit or card == state.called:
+        return None
+    if not state.hands[seat] & ~SUIT_MASKS[called_suit]:
+        return None  # nothing else to lead
+    return Violation(
+        "TAROT-CALLED-SUIT-LEAD",
+        "tarot.play.first-lead",
+        f"seat {seat} opened with {DECK.codes[card]} in the suit of the called card "
+        f"{DECK.codes[state.called]}: the first lead may not be in that suit, except the called card itself",
+    )
+
+
+def close_trick(state: TarotState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:
+    """tarot.trick.winner: decide the trick, check a written winner, and pass the lead."""
+    index = number - 1
+    if excuse_wins(state, index, trick):
+        trick.winner = trick.seats[trick.cards.index(EXCUSE)]
+    else:
+        trick.winner = trick.seats[winning_index(trick.cards)]
+    problems: list[Violation] = []
+    recorded = state.recorded[index][1] if index < len(state.recorded) else None
+    if recorded is not None and recorded != trick.winner:
+        problems.append(
+            Violation(
+                "PLAY-WINNER-MISMATCH",
+                "tarot.trick.winner",
+                f"the record says seat {recorded} won trick {number}, but seat {trick.winner} wins it "
+                f"with {DECK.codes[trick.cards[trick.seats.index(trick.winner)]]}",
+                trick=number,
+                path=action.path,
+                expected=f"seat {trick.winner}",
+            )
+        )
+    state.tricks.append(trick)
+    state.current = None
+    state.leader = trick.winner
+    if len(state.tricks) == state.tricks_per_deal:
+        state.phase = Phase.DONE
+    return problems
+
+
+def playable(state: TarotState, seat: int) -> int:
+    """The cards the seat may play now, the five-player first-lead ban included."""
+    trick = state.current.cards if state.current else []
+    legal = legal_mask(state.hands[seat], trick)
+    probe = state.current or PlayedTrick(seat)
+    kept = 0
+    for card in ids_of(legal):
+        if first_lead(state, probe, card, seat) is None:
+            kept |= 1 << card
+    return kept

@@ -1,0 +1,215 @@
+"""French Tarot: settling the contract — the auction, the five-player call, the dog and the discard.
+
+Rules `tarot.auction.*`, `tarot.call.*`, `tarot.dog.*` and `tarot.discard.*` of spec/rules/french-tarot.md.
+"""
+
+from __future__ import annotations
+
+from recordkit.diagnostics import Violation
+from recordkit.rules.base import Action
+from recordkit.rules.french_tarot.cards import (
+    BOUTS,
+    DECK,
+    DOG_SIZES,
+    EXCUSE_BIT,
+    HONOUR_RANKS,
+    KINGS,
+    TRUMPS,
+    bit,
+    plain,
+    popcount,
+    rank_of,
+)
+from recordkit.rules.french_tarot.record import BIDS
+from recordkit.rules.french_tarot.scoring import GARDE
+from recordkit.rules.french_tarot.state import Phase, TarotState
+
+RANK_NAMES = {14: "King", 13: "Queen", 12: "Knight", 11: "Jack"}
+
+
+def take_bid(state: TarotState, action: Action) -> list[Violation]:
+    """tarot.auction.*: one call of the auction, in turn, each bid above the last."""
+    problems: list[Violation] = []
+    seat = state.seat_after(state.dealer, 1 + state.calls_made)
+    if action.seat is not None and action.seat != seat:
+        problems.append(
+            Violation(
+                "TAROT-AUCTION-ORDER",
+                "tarot.auction.order",
+                f"call {state.calls_made + 1} of the auction is seat {seat}'s turn, not seat {action.seat}'s",
+                seat=action.seat,
+                path=action.path,
+                expected=f"seat {seat}",
+            )
+        )
+    bid = action.value
+    if bid and bid <= state.contract:
+        problems.append(
+            Violation(
+                "TAROT-BID-NOT-HIGHER",
+                "tarot.auction.higher",
+                f"seat {seat} bid {BIDS[bid]} after {BIDS[state.contract]}: a bid must be higher than "
+                f"the one before it",
+                seat=seat,
+                path=action.path,
+                expected=f"pass or a bid above {BIDS[state.contract]}",
+            )
+        )
+    elif bid:
+        state.contract = bid
+        state.taker = seat
+    state.calls_made += 1
+    if state.calls_made == state.players:
+        end_auction(state)
+    return problems
+
+
+def end_auction(state: TarotState) -> None:
+    """After the last call: the call, the dog, the play, a goulash, or a redeal (tarot.auction.all-pass)."""
+    if state.taker is None:
+        if state.table.options.all_pass == "goulash":
+            state.goulash = True
+            state.phase = Phase.PLAY
+        else:
+            state.phase = Phase.DONE
+    elif state.players == 5:
+        state.phase = Phase.CALL
+    else:
+        after_call(state)
+
+
+def take_call(state: TarotState, action: Action) -> list[Violation]:
+    """tarot.call.*: the five-player taker calls a King (or a lower honour holding all higher)."""
+    card = action.value
+    problems: list[Violation] = []
+    assert state.taker is not None
+    if card >= 56 or rank_of(card) not in HONOUR_RANKS:
+        problems.append(
+            Violation(
+                "TAROT-CALL-CARD",
+                "tarot.call.card",
+                f"the taker called {DECK.codes[card]}: the called card is a King (or a Queen, Knight "
+                f"or Jack when holding all the higher honours)",
+                seat=state.taker,
+                path=action.path,
+            )
+        )
+    else:
+        rank = rank_of(card)
+        held = state.dealt[state.taker]
+        needed = [r for r in HONOUR_RANKS if r > rank]
+        missing = [DECK.codes[plain(s, r)] for r in needed for s in range(4) if not held & bit(plain(s, r))]
+        if missing:
+            problems.append(
+                Violation(
+                    "TAROT-CALL-RANK",
+                    "tarot.call.rank",
+                    f"the taker called {DECK.codes[card]}, a {RANK_NAMES[rank]}, without holding "
+                    f"{' '.join(missing)}: a {RANK_NAMES[rank]} may be called only by a taker "
+                    f"holding every higher honour",
+                    seat=state.taker,
+                    path=action.path,
+                    expected=callable_text(state),
+                )
+            )
+    state.called = card
+    holders = [seat for seat, hand in enumerate(state.dealt) if hand & bit(card)]
+    state.partner = holders[0] if holders and holders[0] != state.taker else None
+    after_call(state)
+    return problems
+
+
+def callable_cards(state: TarotState) -> list[int]:
+    """The cards the taker may call: the lowest honour rank he does not hold all four of."""
+    assert state.taker is not None
+    held = state.dealt[state.taker]
+    for rank in HONOUR_RANKS:
+        cards = [plain(s, rank) for s in range(4)]
+        if not all(held & bit(c) for c in cards):
+            return cards
+    return [plain(s, HONOUR_RANKS[-1]) for s in range(4)]
+
+
+def callable_text(state: TarotState) -> str:
+    return " ".join(DECK.codes[c] for c in callable_cards(state))
+
+
+def after_call(state: TarotState) -> None:
+    """Petite and garde take the dog into the taker's hand and open the discard; the others play."""
+    assert state.taker is not None
+    if state.contract <= GARDE:
+        state.phase = Phase.DISCARD
+        hand = state.hands[state.taker] | state.dog
+        state.hands[state.taker] = hand
+        pool = hand & ~(TRUMPS | EXCUSE_BIT | KINGS)
+        state.trumps_allowed_in_discard = popcount(pool) < DOG_SIZES[state.players]
+    else:
+        state.phase = Phase.PLAY
+
+
+def take_discard(state: TarotState, action: Action) -> list[Violation]:
+    """tarot.discard.*: one card of the taker's discard."""
+    card = action.value
+    assert state.taker is not None
+    taker = state.taker
+    code = DECK.codes[card]
+    problems: list[Violation] = []
+    permissive = state.table.options.discard_policy == "source_permissive"
+    if not state.hands[taker] & bit(card):
+        problems.append(
+            Violation(
+                "TAROT-DISCARD-NOT-HELD",
+                "tarot.discard.held",
+                f"the taker discarded {code}, which is neither in his hand nor in the dog",
+                seat=taker,
+                path=action.path,
+            )
+        )
+    elif bit(card) & BOUTS:
+        problems.append(
+            Violation(
+                "TAROT-DISCARD-BOUT",
+                "tarot.discard.bout",
+                f"the taker discarded {code}: a bout (T1, T21, the Excuse) may never be discarded",
+                seat=taker,
+                path=action.path,
+            )
+        )
+    elif bit(card) & KINGS and not permissive:
+        problems.append(
+            Violation(
+                "TAROT-DISCARD-KING",
+                "tarot.discard.king",
+                f"the taker discarded {code}: a King may not be discarded",
+                seat=taker,
+                path=action.path,
+            )
+        )
+    elif bit(card) & TRUMPS and not permissive and not state.trumps_allowed_in_discard:
+        problems.append(
+            Violation(
+                "TAROT-DISCARD-TRUMP",
+                "tarot.discard.trump",
+                f"the taker discarded the trump {code} while he had enough plain cards (not Kings) "
+                f"to discard: trumps go to the discard only when nothing else can",
+                seat=taker,
+                path=action.path,
+            )
+        )
+    state.hands[taker] &= ~bit(card)
+    state.discard |= bit(card)
+    state.discarded += 1
+    if state.discarded == DOG_SIZES[state.players]:
+        state.phase = Phase.PLAY
+    return problems
+
+
+def discardable(state: TarotState) -> int:
+    """The cards the taker may put in the discard next."""
+    assert state.taker is not None
+    hand = state.hands[state.taker]
+    remaining = DOG_SIZES[state.players] - state.discarded
+    if state.table.options.discard_policy == "source_permissive":
+        return hand & ~BOUTS
+    pool = hand & ~(TRUMPS | EXCUSE_BIT | KINGS)
+    return pool if popcount(pool) >= remaining else pool | (hand & TRUMPS & ~BOUTS)

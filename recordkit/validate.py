@@ -230,8 +230,19 @@ def _replay_deals(
     """Replay each deal, then check dealer rotation and running totals across deals."""
     totals: list[int | float] | None = [0] * table.players
     previous_dealer: int | None = None
+    ended_after: int | None = None
     for index, deal in enumerate(deals):
         where = replace(report.location, deal=index + 1)
+        if ended_after is not None:
+            report.diagnostics.append(
+                Diagnostic(
+                    "DEAL-AFTER-GAME-END",
+                    Severity.ERROR,
+                    f"the game was won after deal {ended_after}; no deal is played after the end",
+                    replace(where, path=f"deals[{index}]"),
+                    rule=ruleset.end_rule,
+                )
+            )
         if deal is None:
             report.replays.append(None)
             totals, previous_dealer = None, None
@@ -259,6 +270,8 @@ def _replay_deals(
             )
         previous_dealer = deal.dealer
         totals = _check_totals(ruleset, deal, replay, totals, report, where, index)
+        if ended_after is None and totals is not None and ruleset.game_over(table, totals):
+            ended_after = index + 1
 
 
 def _check_totals(

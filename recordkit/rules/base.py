@@ -96,6 +96,10 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     title: ClassVar[str]
     spec: ClassVar[str]
     """The rules document, e.g. "spec/rules/french-tarot.md"."""
+    rule_prefix: ClassVar[str]
+    """The first part of this game's rule ids, e.g. "tarot" in `tarot.play.follow`."""
+    player_counts: ClassVar[tuple[int, ...]]
+    """The numbers of players the game is played by."""
     Options: type[OptionsT]
     Deal: type[DealT]
     Record: type[RecordBase]
@@ -173,6 +177,8 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     """Rule id that the running-totals check cites."""
     dealer_rule: ClassVar[str]
     """Rule id that the dealer-rotation check cites."""
+    end_rule: ClassVar[str] = ""
+    """Rule id of the game's end (target score), cited when deals follow the end."""
 
     def game_over(self, table: Table, totals: Sequence[int | float]) -> bool:
         """True once the match is decided; games played over a fixed number of deals never end."""

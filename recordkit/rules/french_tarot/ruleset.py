@@ -61,6 +61,8 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     name: ClassVar[str] = "french-tarot"
     title: ClassVar[str] = "French Tarot"
     spec: ClassVar[str] = "spec/rules/french-tarot.md"
+    rule_prefix: ClassVar[str] = "tarot"
+    player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5)
     score_rule: ClassVar[str] = "tarot.score"
     totals_rule: ClassVar[str] = "tarot.score.totals"
     dealer_rule: ClassVar[str] = "tarot.deal.rotation"

@@ -18,6 +18,8 @@ class DealReplay:
     state: Any | None
     violations: list[Violation] = field(default_factory=list)
     scores: list[int | float] | None = None
+    actions: list[Action] = field(default_factory=list)
+    """The deal's actions as replayed, each non-play action with the seat that made it."""
 
     @property
     def replayed(self) -> bool:
@@ -47,13 +49,16 @@ def replay_deal(ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any) -> Dea
     state, found = ruleset.start(table, deal)
     problems += found
     for action in actions:
+        if action.seat is None and action.kind != "play":
+            turn = ruleset.turn(state)
+            action.seat = turn.seat if turn is not None else None
         problems += ruleset.advance(state, action)
     problems += ruleset.finish(state)
     scores = ruleset.score(state)
     if scores is not None:
         problems += check_scores(ruleset, deal, scores)
         problems += ruleset.result_checks(state, deal)
-    return DealReplay(state, problems, scores)
+    return DealReplay(state, problems, scores, actions)
 
 
 def check_scores(

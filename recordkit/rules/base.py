@@ -57,6 +57,24 @@ class PlayedTrick:
 
 
 @dataclass(frozen=True, slots=True)
+class DealSummary:
+    """What an analyst wants to know about a replayed deal, in the same columns for every game.
+
+    `contract` is the winning bid's canonical name, `declarer` the seat that made it, `partner`
+    the declarer's partner (a called or fixed partner; None alone), `made` whether the contract
+    succeeded, `trump` the trump suit's letter, `declarer_points` the card points the declaring
+    side took in games that count them. Every field is None where it does not apply.
+    """
+
+    contract: str | None = None
+    declarer: int | None = None
+    partner: int | None = None
+    made: bool | None = None
+    trump: str | None = None
+    declarer_points: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     """What stays fixed across a record's deals: the options, the number of players, the deck."""
 
@@ -158,6 +176,20 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     def trick_points(self, trick: PlayedTrick) -> int | float | None:
         """Card points in a trick, for the replay view; None for games that do not count them."""
         return None
+
+    def summary(self, state: StateT) -> DealSummary:
+        """The deal's contract, declarer, result and trump, for archives and statistics."""
+        return DealSummary()
+
+    def is_trump(self, state: StateT, card: int) -> bool:
+        """Whether a card counted as a trump in this deal (for the plays table)."""
+        return False
+
+    def describe(self, table: Table, action: Action) -> str:
+        """An action's value in record notation (a call's name, a card's code), for the calls table."""
+        if isinstance(action.value, int) and action.kind in {"play", "discard", "call"}:
+            return table.deck.codes[action.value]
+        return str(action.value)
 
     @abstractmethod
     def deal_random(self, table: Table, dealer: int, rng: random.Random) -> DealT:

@@ -10,11 +10,12 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
-from recordkit.cards import ids_of
+from recordkit.cards import TAROT_TRUMP_SUIT, ids_of
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_claims, trick_codes
 from recordkit.rules.base import (
     Action,
+    DealSummary,
     PlayedTrick,
     Ruleset,
     Table,
@@ -522,6 +523,33 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
     def trick_points(self, trick: PlayedTrick) -> int | float:
         return as_points(half_points(DECK.mask(trick.cards)))
+
+    def summary(self, state: TarotState) -> DealSummary:
+        if state.taker is None:
+            return DealSummary(contract="goulash" if state.goulash else None)
+        count = contract_count(state) if state.phase == Phase.DONE and state.scorable else None
+        return DealSummary(
+            contract=BIDS[state.contract],
+            declarer=state.taker,
+            partner=state.partner,
+            made=count.won if count else None,
+            trump=TAROT_TRUMP_SUIT,
+            declarer_points=count.half_points / 2 if count else None,
+        )
+
+    def is_trump(self, state: TarotState, card: int) -> bool:
+        return bool(bit(card) & TRUMPS)
+
+    def describe(self, table: Table, action: Action) -> str:
+        if action.kind == "bid":
+            return BIDS[action.value]
+        if action.kind == "announce":
+            kind, *rest = action.value
+            if kind == "poignee":
+                return f"poignee {rest[0]} {DECK.format(rest[1])}"
+            return " ".join(str(part) for part in action.value)
+        card: int = action.value
+        return DECK.codes[card]
 
 
 def _announcement_model(action: Action) -> Poignee | Slam | Misere:

@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import orjson
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
+from recordkit.archive import ArchiveError, from_archive, is_archive, read_manifest, to_archive
+from recordkit.archive.stats import archive_stats
+from recordkit.archive.store import replace_table
+from recordkit.archive.tables import VIOLATIONS
 from recordkit.codec import dumps
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import format_scores, steps
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.inputs import validate_inputs, violation_batches
 from recordkit.schema import write_schemas
 from recordkit.sources import RawRecord, read_records, write_atomic
-from recordkit.validate import RecordReport, Settings, validate_paths, validate_record
+from recordkit.validate import RecordReport, Settings, validate_record
 
 app = typer.Typer(
     help="Record, replay and verify games of trick-taking card games.",
@@ -39,9 +48,13 @@ def validate(
     game: Annotated[str | None, typer.Option(help="Expect records of this game only.")] = None,
     output: Annotated[str, typer.Option("--format", help="text for people, jsonl for machines.")] = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary line.")] = False,
+    violations: Annotated[
+        bool, typer.Option("--violations", help="Write an archive's diagnostics as its `violations` table.")
+    ] = False,
 ) -> None:
     """Replay every record through the rules and report every violation.
 
+    PATHS may be record files, directories of them, or Parquet archives.
     Exit status: 0 clean, 1 violations found, 2 input unusable (not JSON, unknown version...).
 
     Example: recordkit validate samples/french-tarot games.jsonl --format jsonl
@@ -49,10 +62,12 @@ def validate(
     if output not in ("text", "jsonl"):
         raise typer.BadParameter("--format is text or jsonl")
     settings = Settings(strict=not lenient, game=game)
+    if violations:
+        _write_violations(paths, settings)
     files: set[str | None] = set()
     counts = {"records": 0, "deals": 0, "errors": 0, "warnings": 0}
     unusable = False
-    for item in validate_paths(paths, settings):
+    for item in validate_inputs(paths, settings):
         diagnostics = [item] if isinstance(item, Diagnostic) else item.diagnostics
         if isinstance(item, RecordReport):
             counts["records"] += 1
@@ -72,6 +87,18 @@ def validate(
     if output == "text":
         err.print(("[red]" if failed else "[green]") + summary)
     raise typer.Exit(2 if unusable else 1 if failed else 0)
+
+
+def _write_violations(paths: list[str], settings: Settings) -> None:
+    """Validate each archive and store its diagnostics beside its tables (atomically)."""
+    for name in paths:
+        archive = Path(name)
+        if not is_archive(archive):
+            err.print(f"[red]--violations needs an archive; {name} is not one")
+            raise typer.Exit(2)
+        reports = (r for r in validate_inputs([name], settings) if isinstance(r, RecordReport))
+        replace_table(archive, "violations", violation_batches(reports), VIOLATIONS)
+        err.print(f"wrote {archive / 'violations'}")
 
 
 def _print_diagnostic(diagnostic: Diagnostic, output: str) -> None:
@@ -204,6 +231,106 @@ def _options(pairs: list[str]) -> dict[str, Any]:
         except orjson.JSONDecodeError:
             options[name.strip()] = value
     return options
+
+
+@app.command()
+def convert(
+    inputs: Annotated[
+        list[str], typer.Argument(help="Record files or directories, or one archive; then OUTPUT.")
+    ],
+    append: Annotated[bool, typer.Option("--append", help="Add the records to an existing archive.")] = False,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace an existing archive.")] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Write nothing if any record is unreadable.")
+    ] = False,
+) -> None:
+    """Convert records to a Parquet archive, or an archive back to JSON lines.
+
+    The last argument is the output: a directory for an archive, a .jsonl file for records.
+    Writes are atomic: an interrupted conversion leaves the previous archive as it was.
+
+    Examples: recordkit convert samples/ out/archive ; recordkit convert out/archive back.jsonl
+    """
+    if len(inputs) < 2:
+        raise typer.BadParameter("give the inputs and then the output")
+    *sources, target = inputs
+    output = Path(target)
+    try:
+        if output.suffix.lower() in (".jsonl", ".ndjson", ".json"):
+            if len(sources) != 1:
+                raise ArchiveError("converting back takes exactly one archive")
+            manifest = read_manifest(Path(sources[0]))
+            with _progress("records", manifest.games) as advance:
+                report = from_archive(Path(sources[0]), output, advance)
+            err.print(f"wrote {report.records} record(s) to {output}")
+            return
+        with _progress("records", None) as advance:
+            report = to_archive(
+                sources, output, append=append, replace=replace, strict=strict, progress=advance
+            )
+    except ArchiveError as error:
+        err.print(f"[red]{error}")
+        raise typer.Exit(2) from None
+    for diagnostic in report.skipped:
+        err.print(f"[yellow]skipped: {diagnostic.text()}")
+    err.print(
+        f"wrote {report.records} record(s), {report.deals} deal(s) to {output}"
+        + (f"; skipped {len(report.skipped)} unreadable record(s)" if report.skipped else "")
+    )
+
+
+@contextmanager
+def _progress(unit: str, total: int | None) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on the terminal (nothing when stderr is not one)."""
+    if not err.is_terminal:
+        yield lambda records, deals: None
+        return
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[deals]} deals"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(f"converting {unit}", total=total, deals=0)
+
+        def advance(records: int, deals: int) -> None:
+            if records % 256 == 0 or records == total:
+                bar.update(task, completed=records, deals=deals)
+
+        yield advance
+
+
+@app.command()
+def stats(path: Annotated[Path, typer.Argument(help="An archive, or a record file or directory.")]) -> None:
+    """Summarise an archive or record files with DuckDB: games, deals, contracts, success rates, scores.
+
+    Example: recordkit stats out/archive
+    """
+    try:
+        if is_archive(path):
+            figures = archive_stats(path)
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                archive = Path(folder) / "archive"
+                to_archive([str(path)], archive)
+                figures = archive_stats(archive)
+    except ArchiveError as error:
+        err.print(f"[red]{error}")
+        raise typer.Exit(2) from None
+    for title, (columns, rows) in (
+        ("Games", figures.games),
+        ("Contracts", figures.contracts),
+        ("Scores", figures.scores),
+    ):
+        view = RichTable(title=title)
+        for column in columns:
+            view.add_column(column)
+        for row in rows:
+            view.add_row(*("" if value is None else str(value) for value in row))
+        out.print(view)
 
 
 @app.command()

@@ -19,6 +19,7 @@ UNUSABLE_CODES = frozenset(
     {
         "FILE-UNREADABLE",
         "FILE-EMPTY",
+        "ARCHIVE-UNREADABLE",
         "RECORD-BAD-JSON",
         "RECORD-TRUNCATED",
         "RECORD-VERSION",

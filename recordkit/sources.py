@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -116,16 +117,23 @@ def json_error(
     )
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write a file so that readers see the old content or the new, never half of it."""
+@contextmanager
+def atomic_output(path: Path) -> Iterator[BinaryIO]:
+    """A file to stream into that appears at `path` only once complete (never half-written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            yield out
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write a file so that readers see the old content or the new, never half of it."""
+    with atomic_output(path) as out:
+        out.write(data)

@@ -1,0 +1,153 @@
+"""Converting records to a Parquet archive and back, streaming in record batches.
+
+To the archive: every record is parsed and replayed (the tables hold what the rules derive:
+trick winners, contracts, computed scores), buffered, and flushed every `batch_deals` deals, so
+memory stays flat however large the input. Back: each game's envelope and deals are joined again
+into the exact canonical record that went in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from recordkit.archive.store import ArchiveError, ArchiveWriter, parquet_file, read_manifest
+from recordkit.archive.tables import Rows
+from recordkit.diagnostics import Diagnostic, Location, Severity
+from recordkit.games import RULESETS
+from recordkit.sources import RawRecord, atomic_output
+from recordkit.validate import RecordReport, Settings, validate_paths
+
+BATCH_DEALS = 4096
+
+
+@dataclass
+class ConvertReport:
+    """What a conversion did: records and deals written, and the records it could not read."""
+
+    records: int = 0
+    deals: int = 0
+    skipped: list[Diagnostic] = field(default_factory=list)
+
+
+Progress = Callable[[int, int], None]
+"""Called with (records, deals) done so far."""
+
+
+def to_archive(
+    paths: Iterable[str],
+    target: Path,
+    append: bool = False,
+    replace: bool = False,
+    strict: bool = False,
+    progress: Progress | None = None,
+    batch_deals: int = BATCH_DEALS,
+) -> ConvertReport:
+    """Convert JSON/JSONL files (or directories of them) into the archive at `target`.
+
+    Records that cannot be read are reported and skipped (with `strict`, nothing is written).
+    """
+    if target.exists() and not append and not replace:
+        raise ArchiveError(f"{target}: exists; use --append to add to it or --replace to replace it")
+    writer = ArchiveWriter(target, append=append)
+    report = ConvertReport()
+    rows = Rows()
+    game_id = writer.manifest.games
+    try:
+        for item in validate_paths(paths, Settings(strict=True)):
+            if isinstance(item, Diagnostic):
+                report.skipped.append(item)
+                continue
+            if not _complete(item):
+                report.skipped += [d for d in item.diagnostics if d.severity == Severity.ERROR]
+                continue
+            rows.add(game_id, item, _source(item.location))
+            game_id += 1
+            report.records += 1
+            report.deals += item.deals
+            if rows.deals >= batch_deals:
+                games, deals = rows.games, rows.deals
+                writer.write(rows.batches(), games, deals)
+            if progress is not None:
+                progress(report.records, report.deals)
+        if strict and report.skipped:
+            raise ArchiveError(f"{len(report.skipped)} record(s) could not be read; nothing was written")
+        games, deals = rows.games, rows.deals
+        writer.write(rows.batches(), games, deals)
+        writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    return report
+
+
+def _complete(report: RecordReport) -> bool:
+    """A record every part of which parsed, so that its canonical form is the whole record."""
+    record = report.record
+    return (
+        record is not None
+        and RULESETS[record.game].table(record.options, len(record.players))[0] is not None
+        and len(record.deals) == len(report.replays)
+        and all(replay is not None for replay in report.replays)
+    )
+
+
+def _source(location: Location) -> str:
+    where = location.file or ""
+    if location.line is not None:
+        return f"{where}:{location.line}"
+    return f"{where}#{location.record}" if location.record is not None else where
+
+
+def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
+    """(game_id, canonical record JSON) for every game of an archive, in order, streamed."""
+    manifest = read_manifest(archive)
+    for part in manifest.parts:
+        games = parquet_file(archive / "games" / f"{part}.parquet")
+        deals = _deal_rows(parquet_file(archive / "deals" / f"{part}.parquet"), archive / "deals" / part)
+        for batch in games.iter_batches(columns=["game_id", "n_deals", "record"]):
+            for game_id, n_deals, envelope in zip(
+                batch.column("game_id").to_pylist(),
+                batch.column("n_deals").to_pylist(),
+                batch.column("record").to_pylist(),
+                strict=True,
+            ):
+                record = orjson.loads(envelope)
+                record["deals"] = [_deal_of(game_id, deals, archive, part) for _ in range(n_deals)]
+                yield game_id, orjson.dumps(record)
+
+
+def _deal_rows(deals: Any, where: Path) -> Iterator[tuple[int, str]]:
+    for batch in deals.iter_batches(columns=["game_id", "deal_json"]):
+        yield from zip(
+            batch.column("game_id").to_pylist(), batch.column("deal_json").to_pylist(), strict=True
+        )
+
+
+def _deal_of(game_id: int, deals: Iterator[tuple[int, str]], archive: Path, part: str) -> Any:
+    found = next(deals, None)
+    if found is None or found[0] != game_id:
+        raise ArchiveError(f"{archive / 'deals' / part}.parquet: the deals do not match the games table")
+    return orjson.loads(found[1])
+
+
+def archive_raw_records(archive: Path) -> Iterator[RawRecord]:
+    """The archive's records as the validator reads them (record number = game_id + 1)."""
+    for game_id, text in archive_records(archive):
+        yield RawRecord(orjson.loads(text), Location(file=str(archive), record=game_id + 1))
+
+
+def from_archive(archive: Path, output: Path, progress: Progress | None = None) -> ConvertReport:
+    """Write every record of an archive to a JSON-lines file, atomically."""
+    report = ConvertReport()
+    with atomic_output(output) as out:
+        for _game_id, text in archive_records(archive):
+            out.write(text + b"\n")
+            report.records += 1
+            if progress is not None:
+                progress(report.records, report.deals)
+    return report

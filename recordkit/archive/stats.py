@@ -1,0 +1,69 @@
+"""Summary statistics of an archive with DuckDB: games, deals, contracts, success rates, scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from recordkit.archive.store import read_manifest
+from recordkit.archive.tables import TABLES
+
+
+@dataclass
+class Stats:
+    """The figures `recordkit stats` prints, each a list of rows with its column names."""
+
+    games: tuple[list[str], list[tuple[Any, ...]]]
+    contracts: tuple[list[str], list[tuple[Any, ...]]]
+    scores: tuple[list[str], list[tuple[Any, ...]]]
+
+
+GAMES = """
+SELECT game, n_players, count(*) AS games, sum(n_deals) AS deals
+FROM games GROUP BY ALL ORDER BY ALL
+"""
+
+CONTRACTS = """
+SELECT d.game, d.n_players, d.contract, count(*) AS deals,
+       round(avg(CASE WHEN d.made THEN 1.0 ELSE 0.0 END), 3) AS success_rate,
+       round(avg(s.score), 2) AS avg_declarer_score
+FROM deals d
+LEFT JOIN scores s ON s.game_id = d.game_id AND s.deal = d.deal AND s.seat = d.declarer
+WHERE d.contract IS NOT NULL
+GROUP BY ALL ORDER BY ALL
+"""
+
+SCORES = """
+SELECT d.game, d.n_players, count(*) AS scored_deals,
+       round(avg(abs(s.score)), 2) AS avg_abs_score, max(s.score) AS best, min(s.score) AS worst
+FROM scores s JOIN deals d USING (game_id, deal)
+WHERE s.score IS NOT NULL
+GROUP BY ALL ORDER BY ALL
+"""
+
+
+def connect(archive: Path) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with one view per table over the archive's committed parts."""
+    manifest = read_manifest(archive)
+    connection = duckdb.connect()
+    for table in [*TABLES, *manifest.extra_tables]:
+        files = sorted(str(p) for p in (archive / table).glob("*.parquet"))
+        if table in TABLES:
+            files = [str(archive / table / f"{part}.parquet") for part in manifest.parts]
+        listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+        connection.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listing}])")
+    return connection
+
+
+def archive_stats(archive: Path) -> Stats:
+    """Games and deals by game, contracts with their success rate and score, score spread."""
+    with connect(archive) as connection:
+        return Stats(*(_rows(connection, query) for query in (GAMES, CONTRACTS, SCORES)))
+
+
+def _rows(connection: duckdb.DuckDBPyConnection, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    result = connection.execute(query)
+    return [column[0] for column in result.description], result.fetchall()

@@ -1,0 +1,54 @@
+"""Everything the validator reads: record files, directories of them, and Parquet archives."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pyarrow as pa
+
+from recordkit.archive.convert import archive_raw_records
+from recordkit.archive.store import ArchiveError, is_archive
+from recordkit.archive.tables import VIOLATIONS
+from recordkit.diagnostics import Diagnostic, Location, Severity
+from recordkit.validate import RecordReport, Settings, validate_paths, validate_record
+
+
+def validate_inputs(paths: Iterable[str], settings: Settings) -> Iterator[RecordReport | Diagnostic]:
+    """Validate each path: an archive record by record, anything else as record files."""
+    for name in paths:
+        path = Path(name)
+        if not is_archive(path):
+            yield from validate_paths([name], settings)
+            continue
+        try:
+            for raw in archive_raw_records(path):
+                yield validate_record(raw, settings)
+        except ArchiveError as error:
+            yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=name))
+
+
+def violation_batches(reports: Iterable[RecordReport], size: int = 65536) -> Iterator[pa.RecordBatch]:
+    """The violations of archive records as rows of the violations table (game_id = record - 1)."""
+    columns: dict[str, list[object]] = {name: [] for name in VIOLATIONS.names}
+    for report in reports:
+        for diagnostic in report.diagnostics:
+            where = diagnostic.location
+            values = (
+                (where.record or 1) - 1,
+                where.deal,
+                where.trick,
+                where.position,
+                where.seat,
+                diagnostic.code,
+                str(diagnostic.severity),
+                diagnostic.rule,
+                diagnostic.message,
+                where.path,
+            )
+            for column, value in zip(columns.values(), values, strict=True):
+                column.append(value)
+        if len(columns["code"]) >= size:
+            yield pa.RecordBatch.from_pydict(columns, schema=VIOLATIONS)
+            columns = {name: [] for name in VIOLATIONS.names}
+    yield pa.RecordBatch.from_pydict(columns, schema=VIOLATIONS)

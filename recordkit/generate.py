@@ -53,7 +53,8 @@ def generate_deal(ruleset: Ruleset[Any, Any, Any], table: Any, dealer: int, rng:
         raise AssertionError(f"{ruleset.name} dealt an irregular deal: {problems}")
     actions = []
     while ruleset.turn(state) is not None:
-        action = rng.choice(ruleset.legal(state))
+        choices = ruleset.legal(state)
+        action = rng.choices(choices, weights=[ruleset.weight(state, a) for a in choices])[0]
         problems = ruleset.advance(state, action)
         if problems:
             raise AssertionError(f"{ruleset.name} offered an illegal action {action}: {problems}")

@@ -161,33 +161,18 @@ class Rows:
                 len(tricks),
                 orjson.dumps(raw).decode(),
             )
-            for index, action in enumerate(a for a in (replay.actions if replay else []) if a.kind != "play"):
-                self._row(
-                    "calls",
-                    game_id,
-                    number,
-                    index + 1,
-                    action.kind,
-                    action.seat,
-                    ruleset.describe(table, action),
-                )
-            for trick_number, trick in enumerate(tricks, 1):
-                for position, (card, seat) in enumerate(zip(trick.cards, trick.seats, strict=True), 1):
-                    self._row(
-                        "plays",
-                        game_id,
-                        number,
-                        trick_number,
-                        position,
-                        seat,
-                        table.deck.codes[card],
-                        table.deck.suits[card],
-                        table.deck.ranks[card],
-                        ruleset.is_trump(state, card),
-                        trick.leader,
-                        trick.winner,
-                        seat == trick.winner,
-                    )
+            calls = [a for a in (replay.actions if replay else []) if a.kind != "play"]
+            self._extend(
+                "calls",
+                [game_id] * len(calls),
+                [number] * len(calls),
+                list(range(1, len(calls) + 1)),
+                [a.kind for a in calls],
+                [a.seat for a in calls],
+                [ruleset.describe(table, a) for a in calls],
+            )
+            if tricks:
+                self._plays(game_id, number, tricks, table, ruleset, state)
             running = self._scores(game_id, number, record.players, deal, replay, running)
         self.games += 1
         self.deals += len(deals)
@@ -222,6 +207,36 @@ class Rows:
                 _at(running, seat),
             )
         return running
+
+    def _plays(
+        self, game_id: int, number: int, tricks: list[Any], table: Any, ruleset: Any, state: Any
+    ) -> None:
+        """One row per card played, built column by column."""
+        cards = [card for trick in tricks for card in trick.cards]
+        seats = [seat for trick in tricks for seat in trick.seats]
+        sizes = [len(trick.cards) for trick in tricks]
+        leaders = [trick.leader for trick, size in zip(tricks, sizes, strict=True) for _ in range(size)]
+        winners = [trick.winner for trick, size in zip(tricks, sizes, strict=True) for _ in range(size)]
+        deck = table.deck
+        self._extend(
+            "plays",
+            [game_id] * len(cards),
+            [number] * len(cards),
+            [t for t, size in enumerate(sizes, 1) for _ in range(size)],
+            [p for size in sizes for p in range(1, size + 1)],
+            seats,
+            [deck.codes[c] for c in cards],
+            [deck.suits[c] for c in cards],
+            [deck.ranks[c] for c in cards],
+            [ruleset.is_trump(state, c) for c in cards],
+            leaders,
+            winners,
+            [seat == winner for seat, winner in zip(seats, winners, strict=True)],
+        )
+
+    def _extend(self, table: str, *columns: list[Any]) -> None:
+        for column, values in zip(self.columns[table].values(), columns, strict=True):
+            column.extend(values)
 
     def _row(self, table: str, *values: Any) -> None:
         for column, value in zip(self.columns[table].values(), values, strict=True):

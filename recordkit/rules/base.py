@@ -177,6 +177,14 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """Card points in a trick, for the replay view; None for games that do not count them."""
         return None
 
+    def weight(self, state: StateT, action: Action) -> float:
+        """How likely the generator is to choose a legal action (1.0: as likely as any other).
+
+        Only shapes generated games toward what real tables do (passing is common, slams rare);
+        it never makes an action legal or illegal.
+        """
+        return 1.0
+
     def summary(self, state: StateT) -> DealSummary:
         """The deal's contract, declarer, result and trump, for archives and statistics."""
         return DealSummary()

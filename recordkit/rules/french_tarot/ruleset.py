@@ -524,6 +524,14 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     def trick_points(self, trick: PlayedTrick) -> int | float:
         return as_points(half_points(DECK.mask(trick.cards)))
 
+    def weight(self, state: TarotState, action: Action) -> float:
+        """Generated auctions look like a club's: most players pass, few guard without or against."""
+        if action.kind == "bid":
+            return BID_WEIGHTS[action.value]
+        if action.kind == "announce" and action.value[0] == "slam":
+            return 0.02
+        return 1.0
+
     def summary(self, state: TarotState) -> DealSummary:
         if state.taker is None:
             return DealSummary(contract="goulash" if state.goulash else None)
@@ -550,6 +558,10 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             return " ".join(str(part) for part in action.value)
         card: int = action.value
         return DECK.codes[card]
+
+
+BID_WEIGHTS = (6.0, 3.0, 2.0, 0.5, 0.25)
+"""Generator weights for pass, petite, garde, garde sans, garde contre."""
 
 
 def _announcement_model(action: Action) -> Poignee | Slam | Misere:

@@ -142,7 +142,7 @@ def after_call(state: TarotState) -> None:
         hand = state.hands[state.taker] | state.dog
         state.hands[state.taker] = hand
         pool = hand & ~(TRUMPS | EXCUSE_BIT | KINGS)
-        state.trumps_allowed_in_discard = popcount(pool) < DOG_SIZES[state.players]
+        state.trumps_needed_in_discard = max(0, DOG_SIZES[state.players] - popcount(pool))
     else:
         state.phase = Phase.PLAY
 
@@ -185,15 +185,22 @@ def take_discard(state: TarotState, action: Action) -> list[Violation]:
                 path=action.path,
             )
         )
-    elif bit(card) & TRUMPS and not permissive and not state.trumps_allowed_in_discard:
+    elif (
+        bit(card) & TRUMPS
+        and not permissive
+        and popcount(state.discard & TRUMPS) >= state.trumps_needed_in_discard
+    ):
+        needed = state.trumps_needed_in_discard
         problems.append(
             Violation(
                 "TAROT-DISCARD-TRUMP",
                 "tarot.discard.trump",
-                f"the taker discarded the trump {code} while he had enough plain cards (not Kings) "
-                f"to discard: trumps go to the discard only when nothing else can",
+                f"the taker discarded the trump {code}, but his plain cards (not Kings) left room for "
+                f"{'no trump' if needed == 0 else f'only {needed} trump(s)'} in the discard: trumps go to "
+                f"the discard only when nothing else can",
                 seat=taker,
                 path=action.path,
+                expected=f"at most {needed} trump(s) in the discard",
             )
         )
     state.hands[taker] &= ~bit(card)

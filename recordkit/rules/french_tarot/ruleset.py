@@ -339,6 +339,8 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
                 )
             ]
         if action.kind == "discard":
+            if action.position not in (None, 1) and (state.taker is None or state.contract > GARDE):
+                return []  # reported once, at the discard's first card
             if state.taker is None or state.contract > GARDE:
                 contract = BIDS[state.contract] if state.taker is not None else "no contract"
                 return [

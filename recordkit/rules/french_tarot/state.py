@@ -54,7 +54,7 @@ class TarotState:
     partner: int | None = None
     discard: int = 0
     discarded: int = 0
-    trumps_allowed_in_discard: bool = False
+    trumps_needed_in_discard: int = 0
     slam: bool = False
     goulash: bool = False
     poignees: dict[int, Poignee] = field(default_factory=dict)

@@ -104,14 +104,15 @@ def json_error(
         return Diagnostic(
             "RECORD-TRUNCATED",
             Severity.ERROR,
-            f"the record stops before its end (line {error.lineno}, column {error.colno}): the file was cut short",
+            "the record stops before its end: the file was cut short",
             Location(file=where.file, line=line, record=where.record),
             rule="format.json",
         )
+    place = f"column {error.colno}" if where.line is not None else f"line {error.lineno}, column {error.colno}"
     return Diagnostic(
         "RECORD-BAD-JSON",
         Severity.ERROR,
-        f"not valid JSON at line {error.lineno}, column {error.colno}: {reason}",
+        f"not valid JSON at {place}: {reason}",
         Location(file=where.file, line=line, record=where.record),
         rule="format.json",
     )

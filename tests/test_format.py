@@ -76,7 +76,7 @@ def test_comments_and_times_survive_and_come_last() -> None:
         ({"version": "one"}, "RECORD-VERSION"),
         ({"format": "pgn"}, "RECORD-FORMAT"),
         ({"game": "whist"}, "RECORD-UNKNOWN-GAME"),
-        ({"game": "joffre"}, "RECORD-UNKNOWN-GAME"),
+        ({"game": "bridge"}, "RECORD-UNKNOWN-GAME"),
         ({"options": {"discard_policy": "fft", "kitty": 2}}, "RECORD-UNKNOWN-OPTION"),
         ({"options": {"discard_policy": "anything"}}, "RECORD-BAD-OPTION"),
         ({"players": ["A", "B"]}, "RECORD-PLAYERS"),

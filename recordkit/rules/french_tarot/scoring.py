@@ -114,15 +114,14 @@ def contract_count(state: TarotState) -> ContractCount:
 
 def _petit_au_bout(state: TarotState, attack: frozenset[int]) -> int:
     """+1 if the attack wins the Petit in the last trick, -1 if the defence does, else 0
-    (tarot.score.petit-au-bout; the penultimate trick when a slam's Excuse takes the last)."""
+    (tarot.score.petit-au-bout). When a slam's Excuse takes the last trick, the Petit is au bout
+    if it is led to the penultimate trick (FFT: "s'il est mené à l'avant-dernier pli")."""
     last = len(state.tricks) - 1
-    candidates = [last]
-    if excuse_wins(state, last, state.tricks[last]):
-        candidates.append(last - 1)
-    for index in candidates:
-        trick = state.tricks[index]
-        if PETIT in trick.cards:
-            return 1 if trick.winner in attack else -1
+    final = state.tricks[last]
+    if PETIT in final.cards:
+        return 1 if final.winner in attack else -1
+    if last > 0 and excuse_wins(state, last, final) and state.tricks[last - 1].cards[0] == PETIT:
+        return 1 if state.tricks[last - 1].winner in attack else -1
     return 0
 
 

@@ -231,6 +231,48 @@ def at(violation: Violation, **where: Any) -> Violation:
     return replace(violation, **fields) if fields else violation
 
 
+Claims = list[tuple[int | None, int | None]]
+"""The leader and winner each recorded trick states (None where it states nothing)."""
+
+
+def check_leader(claims: Claims, number: int, leader: int, rule: str, path: str) -> list[Violation]:
+    """PLAY-LEADER-MISMATCH when trick `number` states a leader the rules do not give."""
+    stated = claims[number - 1][0] if number <= len(claims) else None
+    if stated is None or stated == leader:
+        return []
+    return [
+        Violation(
+            "PLAY-LEADER-MISMATCH",
+            rule,
+            f"the record says seat {stated} led trick {number}, but by the rules seat {leader} leads it",
+            seat=stated,
+            trick=number,
+            path=path,
+            expected=f"seat {leader}",
+        )
+    ]
+
+
+def check_winner(
+    claims: Claims, number: int, trick: PlayedTrick, deck: Deck, rule: str, path: str
+) -> list[Violation]:
+    """PLAY-WINNER-MISMATCH when trick `number` states a winner the rules do not give."""
+    stated = claims[number - 1][1] if number <= len(claims) else None
+    if stated is None or stated == trick.winner:
+        return []
+    card = deck.codes[trick.cards[trick.seats.index(trick.winner)]] if trick.winner in trick.seats else "?"
+    return [
+        Violation(
+            "PLAY-WINNER-MISMATCH",
+            rule,
+            f"the record says seat {stated} won trick {number}, but seat {trick.winner} wins it with {card}",
+            trick=number,
+            path=path,
+            expected=f"seat {trick.winner}",
+        )
+    ]
+
+
 def card_list(deck: Deck, text: str, path: str, what: str) -> tuple[list[int], list[Violation]]:
     """Ids of a card group; every unknown code is reported with its place in the group."""
     ids: list[int] = []

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, PlayedTrick, at
+from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner
 from recordkit.rules.french_tarot.cards import (
     DECK,
     EXCUSE,
@@ -133,20 +133,7 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     if state.current is None:
         leader = state.to_play()
         state.current = PlayedTrick(leader)
-        recorded = state.recorded[number - 1][0] if number <= len(state.recorded) else None
-        if recorded is not None and recorded != leader:
-            problems.append(
-                Violation(
-                    "PLAY-LEADER-MISMATCH",
-                    "tarot.trick.leader",
-                    f"the record says seat {recorded} led trick {number}, but by the rules seat "
-                    f"{leader} leads it",
-                    seat=recorded,
-                    trick=number,
-                    path=action.path,
-                    expected=f"seat {leader}",
-                )
-            )
+        problems += check_leader(state.recorded, number, leader, "tarot.trick.leader", action.path)
     trick = state.current
     seat = (trick.leader + len(trick.cards)) % state.players
     hand = state.hands[seat]
@@ -208,20 +195,7 @@ def close_trick(state: TarotState, trick: PlayedTrick, number: int, action: Acti
         trick.winner = trick.seats[trick.cards.index(EXCUSE)]
     else:
         trick.winner = trick.seats[winning_index(trick.cards)]
-    problems: list[Violation] = []
-    recorded = state.recorded[index][1] if index < len(state.recorded) else None
-    if recorded is not None and recorded != trick.winner:
-        problems.append(
-            Violation(
-                "PLAY-WINNER-MISMATCH",
-                "tarot.trick.winner",
-                f"the record says seat {recorded} won trick {number}, but seat {trick.winner} wins it "
-                f"with {DECK.codes[trick.cards[trick.seats.index(trick.winner)]]}",
-                trick=number,
-                path=action.path,
-                expected=f"seat {trick.winner}",
-            )
-        )
+    problems = check_winner(state.recorded, number, trick, DECK, "tarot.trick.winner", action.path)
     state.tricks.append(trick)
     state.current = None
     state.leader = trick.winner

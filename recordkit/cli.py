@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Annotated, Any
 import orjson
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
@@ -106,7 +108,7 @@ def _print_diagnostic(diagnostic: Diagnostic, output: str) -> None:
         sys.stdout.write(orjson.dumps(diagnostic.as_dict()).decode() + "\n")
     else:
         colour = "red" if diagnostic.severity == Severity.ERROR else "yellow"
-        out.print(f"[{colour}]{diagnostic.text()}[/{colour}]", markup=True)
+        out.print(f"[{colour}]{escape(diagnostic.text())}[/{colour}]", markup=True)
 
 
 @app.command()
@@ -155,26 +157,26 @@ def _show_deal(ruleset: Any, table: Any, deal: Any, players: list[str], number: 
     for column in ("trick", "leader", "cards (from the leader)", "winner", "points", "running points"):
         view.add_column(column)
     running = [0] * table.players
-    state = None
-    for action, _problems, state in steps(ruleset, table, deal):
-        if action is None or action.kind != "play" or state.current is not None:
-            continue
-        trick = state.tricks[-1]
+    final = deque(steps(ruleset, table, deal), maxlen=1)
+    if not final:
+        err.print("[red]the deal cannot be replayed (see the errors above)")
+        return
+    state = final[0][2]
+    for number, trick in enumerate(state.tricks, start=1):
         points = ruleset.trick_points(trick)
         if points is not None:
             running[trick.winner] += points
-        cards = " ".join(f"{table.deck.codes[c]}({s})" for c, s in zip(trick.cards, trick.seats, strict=True))
+        cards = [f"{table.deck.codes[c]}({s})" for c, s in zip(trick.cards, trick.seats, strict=True)]
+        for after, text in reversed(ruleset.trick_notes(state, number)):
+            cards.insert(after, text)
         view.add_row(
-            str(len(state.tricks)),
+            str(number),
             names[trick.leader],
-            cards,
+            " ".join(cards),
             names[trick.winner],
             "" if points is None else f"{points:g}",
             " ".join(f"{p:g}" for p in running),
         )
-    if state is None:
-        err.print("[red]the deal cannot be replayed (see the errors above)")
-        return
     out.print(view)
     scores = ruleset.score(state)
     if scores is not None:

@@ -144,6 +144,11 @@ class Play(Compact):
     card: CardCode
 
 
+def _split_text(value: Any) -> Any:
+    """A trick's cards may be written as one string: "H3 H5 HK H1"."""
+    return split_codes(value) if isinstance(value, str) else value
+
+
 def _compact_play(entry: Any) -> Any:
     """A card with nothing but its code is written as the bare code."""
     if isinstance(entry, Play) and entry.comment is None and entry.time is None:
@@ -162,16 +167,12 @@ class Trick(Note):
     they are written. A trick with nothing but plain cards is written as one string instead.
     """
 
-    cards: list[CardEntry]
+    cards: Annotated[
+        list[CardEntry],
+        BeforeValidator(_split_text, json_schema_input_type=str | list[str | Play]),
+    ]
     leader: Seat | None = None
     winner: Seat | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _split_cards(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("cards"), str):
-            return {**data, "cards": split_codes(data["cards"])}
-        return data
 
     @model_serializer(mode="wrap")
     def _cards_as_text(self, handler: SerializerFunctionWrapHandler) -> Any:

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
 from recordkit.engine import DealReplay, replay_deal
-from recordkit.games import PLANNED, RULESETS, ruleset_for
+from recordkit.games import RULESETS, ruleset_for
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.rules.base import Ruleset, Table
 from recordkit.sources import RawRecord, read_records, record_files
@@ -117,8 +117,7 @@ def _envelope(data: Any, report: RecordReport, settings: Settings) -> Ruleset[An
     ruleset = ruleset_for(game) if isinstance(game, str) else None
     if ruleset is None:
         known = ", ".join(RULESETS)
-        later = f" ({', '.join(PLANNED)} are not replayed yet)" if game in PLANNED else ""
-        fail("RECORD-UNKNOWN-GAME", f"unknown game {game!r}{later}; recordkit replays: {known}")
+        fail("RECORD-UNKNOWN-GAME", f"unknown game {game!r}; recordkit replays: {known}")
         return None
     if settings.game is not None and game != settings.game:
         fail("RECORD-WRONG-GAME", f"this is a record of {game}, not of {settings.game}")
@@ -139,7 +138,7 @@ def _parse(
         return record, list(record.deals)
     except ValidationError:
         pass
-    raw_deals = data.get("deals")
+    raw_deals = data.get("deals", [])
     header = {**data, "deals": []}
     header_record: RecordBase | None = _validated(ruleset.Record, header, (), report, settings)
     if header_record is None:

@@ -170,3 +170,20 @@ def test_loads_raises_record_error_not_a_traceback_of_pydantic() -> None:
     assert caught.value.diagnostics[0].code == "RECORD-VERSION"
     with pytest.raises(RecordError):
         loads("{not json")
+
+
+def test_every_valid_sample_conforms_to_the_checked_in_schema() -> None:
+    """format.schema: the JSON Schema accepts every hand-typed sample (compact and object forms)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    samples = Path(__file__).parent.parent / "samples"
+    checked = 0
+    for schema_path in SCHEMA_DIR.glob("*.schema.json"):
+        game = schema_path.name.split(".")[0]
+        validator = jsonschema.Draft202012Validator(json.loads(schema_path.read_text()))
+        for path in sorted((samples / game).iterdir()):
+            lines = path.read_text().splitlines() if path.suffix == ".jsonl" else [path.read_text()]
+            for text in filter(str.strip, lines):
+                errors = [e.message for e in validator.iter_errors(json.loads(text))]
+                assert errors == [], f"{path.name}: {errors[:3]}"
+                checked += 1
+    assert checked >= 10

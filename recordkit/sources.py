@@ -108,7 +108,9 @@ def json_error(
             Location(file=where.file, line=line, record=where.record),
             rule="format.json",
         )
-    place = f"column {error.colno}" if where.line is not None else f"line {error.lineno}, column {error.colno}"
+    place = (
+        f"column {error.colno}" if where.line is not None else f"line {error.lineno}, column {error.colno}"
+    )
     return Diagnostic(
         "RECORD-BAD-JSON",
         Severity.ERROR,

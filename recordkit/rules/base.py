@@ -185,6 +185,11 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """
         return 1.0
 
+    def trick_notes(self, state: StateT, trick: int) -> list[tuple[int, str]]:
+        """What else happened inside trick `trick` (1-based) for the replay view, as (cards played
+        before it, text) in play order: a knock, say. Most games have nothing to add."""
+        return []
+
     def summary(self, state: StateT) -> DealSummary:
         """The deal's contract, declarer, result and trump, for archives and statistics."""
         return DealSummary()

@@ -1,0 +1,226 @@
+"""The staged Karnöffel deal: what each round gives, the chosen suit, and the scores before the deal.
+
+Rules `karnoffel.deal.*` and `karnoffel.deck` of spec/rules/karnoffel.md.
+"""
+
+from __future__ import annotations
+
+from recordkit.cards import KARNOFFEL_SUITS
+from recordkit.diagnostics import Violation
+from recordkit.model import trick_claims
+from recordkit.rules.base import Table, at, card_list, deck_integrity
+from recordkit.rules.karnoffel.cards import DEVIL, SUIT_NAMES, Cards, cards_of, side_of
+from recordkit.rules.karnoffel.record import KarnoffelDeal
+from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState
+
+FACE_DOWN = {1: 0, 2: 2, 3: 4, 4: 4}
+"""Face-down cards each seat holds when the deal stops after window 1, 2, 3, or is played."""
+
+
+def stage_of(deal: KarnoffelDeal) -> int:
+    """How far the cards were dealt: the window where a raise was surrendered, or 4 (all of them).
+
+    Only a surrender that answers a raise counts, so that a misplaced word does not also make the
+    rounds look the wrong size."""
+    for window, calls in enumerate(deal.proposals[:WINDOWS], start=1):
+        pending, passes = False, 0
+        for call in calls:
+            word = call.call
+            if word == "raise":
+                pending = True
+            elif pending and word == "surrender":
+                return window
+            elif pending and word == "accept":
+                break
+            elif not pending and word == "pass":
+                passes += 1
+                if passes == 2:
+                    break
+    return WINDOWS + 1
+
+
+def owners(dealer: int, players: int, faceup: list[int]) -> list[int]:
+    """The seat each face-up card went to: dealt one by one from the forehand."""
+    return [(dealer + 1 + index) % players for index in range(len(faceup))]
+
+
+def choosing_card(cards: Cards, faceup: list[int], tiebreak: str) -> int:
+    """karnoffel.deal.chosen-suit: the lowest face-up card, whose suit is chosen; a tie goes to the
+    first dealt, or with the option suit_rank to the lower suit (diamonds lowest)."""
+    lowest = min(cards.rank[card] for card in faceup)
+    tied = [card for card in faceup if cards.rank[card] == lowest]
+    if tiebreak == "suit_rank":
+        return max(tied, key=lambda card: cards.suit[card])
+    return tied[0]
+
+
+def before_deal(deal: KarnoffelDeal, players: int) -> list[int] | None:
+    """Each side's score before the deal: the written totals less the written scores (or what the
+    generator knew); None when the record does not say."""
+    seats: list[int] | None = deal._before
+    if deal.totals is not None and deal.result is not None:
+        totals, scores = deal.totals, deal.result.scores
+        if len(totals) == players == len(scores):
+            seats = [int(t - s) for t, s in zip(totals, scores, strict=True)]
+    if seats is None or len(seats) != players:
+        return None
+    return [max(seats[seat] for seat in range(players) if side_of(seat) == side) for side in (0, 1)]
+
+
+def set_up(table: Table, deal: KarnoffelDeal) -> tuple[KarnoffelState, list[Violation]]:
+    """The state after the deal, with the rounds' sizes, the deck and the chosen suit checked."""
+    cards = cards_of(table.options.deck)
+    n = table.players
+    stage = stage_of(deal)
+    problems: list[Violation] = []
+    dealer = deal.dealer % n
+    if deal.dealer >= n:
+        problems.append(
+            Violation(
+                "RECORD-SEAT",
+                "karnoffel.players",
+                f"dealer {deal.dealer} is not a seat of {n} players",
+                path="dealer",
+            )
+        )
+    faceup = card_list(cards.deck, deal.faceup, "", "")[0]
+    problems += _faceup_size(faceup, n, stage, deal.status)
+    downs = [card_list(cards.deck, hand, "", "")[0] for hand in deal.hands]
+    problems += _hand_sizes(downs, n, stage, deal.status)
+    downs = (downs + [[] for _ in range(n)])[:n]
+    groups = [
+        (f"the face-up card of seat {seat}", [card])
+        for card, seat in zip(faceup, owners(dealer, n, faceup), strict=True)
+    ]
+    groups += [(f"seat {seat}'s face-down cards", hand) for seat, hand in enumerate(downs)]
+    dealt_mask = cards.deck.mask(card for _, group in groups for card in group)
+    rest = [card for card in range(len(cards.deck)) if not dealt_mask >> card & 1]
+    problems += deck_integrity(cards.deck, [*groups, ("the undealt pack", rest)], "karnoffel.deck")
+    hands = [cards.deck.mask(hand) for hand in downs]
+    for card, seat in zip(faceup[:n], owners(dealer, n, faceup[:n]), strict=True):
+        hands[seat] |= 1 << card
+    complete = len(faceup) == n and (stage > 1 or n == 2)
+    choosing = choosing_card(cards, faceup, table.options.chosen_suit_tiebreak) if complete else None
+    chosen = cards.suit[choosing] if choosing is not None else None
+    state = KarnoffelState(
+        table=table,
+        cards=cards,
+        dealer=dealer,
+        hands=hands,
+        chosen=chosen,
+        devil=cards.card(chosen, DEVIL) if chosen is not None else None,
+        before=before_deal(deal, n),
+        status=deal.status,
+        value=table.options.base_value,
+        leader=(dealer + 1) % n,
+        recorded=[trick_claims(trick) for trick in deal.tricks],
+    )
+    state.scorable = not problems
+    problems += _stated_suit(deal, cards, choosing)
+    problems += _status(deal)
+    return state, problems
+
+
+def _faceup_size(faceup: list[int], n: int, stage: int, status: str) -> list[Violation]:
+    """karnoffel.deal.faceup: one face-up card each, only two of them if window 1 ended the deal."""
+    expected = 2 if stage == 1 else n
+    if len(faceup) == expected or (status == "abandoned" and len(faceup) <= n):
+        return []
+    why = (
+        "the deal ended by a surrender in window 1, when only the forehand and the next player had their "
+        "face-up card"
+        if stage == 1 and n > 2
+        else "each player gets one face-up card in round 1"
+    )
+    return [
+        Violation(
+            "KARNOFFEL-FACEUP-SIZE",
+            "karnoffel.deal.faceup",
+            f"the record has {len(faceup)} face-up cards, not {expected}: {why}",
+            path="faceup",
+            expected=f"{expected} cards",
+        )
+    ]
+
+
+def _hand_sizes(downs: list[list[int]], n: int, stage: int, status: str) -> list[Violation]:
+    """karnoffel.deal.rounds: two face-down cards each in round 2 and two in round 3, as far as dealt."""
+    expected = FACE_DOWN[stage]
+    if not downs and (expected == 0 or status == "abandoned"):
+        return []
+    if len(downs) != n:
+        return [
+            Violation(
+                "DEAL-HAND-COUNT",
+                "karnoffel.deal.rounds",
+                f"the record gives face-down cards for {len(downs)} seats; there are {n} players",
+                path="hands",
+                expected=f"{n} hands",
+            )
+        ]
+    problems = []
+    when = {
+        0: "the deal ended in window 1, before any face-down card",
+        2: "the deal ended in window 2, after round 2",
+        4: "rounds 2 and 3 give two cards each",
+    }[expected]
+    for seat, hand in enumerate(downs):
+        if len(hand) != expected and not (status == "abandoned" and len(hand) <= FACE_DOWN[4]):
+            problems.append(
+                at(
+                    Violation(
+                        "DEAL-HAND-SIZE",
+                        "karnoffel.deal.rounds",
+                        f"seat {seat} has {len(hand)} face-down cards, not {expected}: {when}",
+                        expected=str(expected),
+                    ),
+                    seat=seat,
+                    path=f"hands[{seat}]",
+                )
+            )
+    return problems
+
+
+def _stated_suit(deal: KarnoffelDeal, cards: Cards, choosing: int | None) -> list[Violation]:
+    """karnoffel.deal.chosen-suit: a chosen suit written in the record must be the one the cards set."""
+    if deal.chosen_suit is None:
+        return []
+    if choosing is None:
+        message = (
+            "the record names a chosen suit, but round 1 was not dealt to the end, so no suit was chosen"
+        )
+        expected = "no chosen suit"
+    else:
+        chosen = KARNOFFEL_SUITS[cards.suit[choosing]]
+        if chosen == deal.chosen_suit:
+            return []
+        stated = SUIT_NAMES[KARNOFFEL_SUITS.index(deal.chosen_suit)]
+        message = (
+            f"the record says {stated} were chosen, but the lowest face-up card is {cards.code(choosing)}, "
+            f"which chooses {SUIT_NAMES[cards.suit[choosing]]}"
+        )
+        expected = chosen
+    return [
+        Violation(
+            "KARNOFFEL-CHOSEN-SUIT",
+            "karnoffel.deal.chosen-suit",
+            message,
+            path="chosen_suit",
+            expected=expected,
+        )
+    ]
+
+
+def _status(deal: KarnoffelDeal) -> list[Violation]:
+    """karnoffel.deal.status: Karnöffel never throws a deal in; it is played, surrendered or abandoned."""
+    if deal.status != "annulled":
+        return []
+    return [
+        Violation(
+            "KARNOFFEL-ANNULLED",
+            "karnoffel.deal.status",
+            "the deal is marked annulled, but Karnöffel has no rule that throws a deal in; mark it "
+            '"abandoned" if play stopped',
+            path="status",
+        )
+    ]

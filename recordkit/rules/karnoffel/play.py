@@ -1,0 +1,95 @@
+"""Karnöffel card play: any card may be played, the Devil never leads the first trick, and the deal
+stops as soon as a side has three tricks.
+
+Rules `karnoffel.play.*` and `karnoffel.trick.*` of spec/rules/karnoffel.md.
+"""
+
+from __future__ import annotations
+
+from recordkit.cards import ids_of
+from recordkit.diagnostics import Violation
+from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner
+from recordkit.rules.karnoffel.cards import SUIT_NAMES, side_of
+from recordkit.rules.karnoffel.powers import winning_index
+from recordkit.rules.karnoffel.state import TRICKS, TRICKS_TO_WIN, KarnoffelState, Phase
+
+NO_SUIT = -1
+"""Stands for the chosen suit when the record never completed round 1 (already reported)."""
+
+
+def play_card(state: KarnoffelState, action: Action) -> list[Violation]:
+    """karnoffel.play.*: one card from the hand of the seat to play, then the trick if it is complete."""
+    card = action.value
+    problems: list[Violation] = []
+    number = len(state.tricks) + 1
+    if state.current is None:
+        state.current = PlayedTrick(state.leader)
+        problems += check_leader(state.recorded, number, state.leader, "karnoffel.trick.leader", action.path)
+    trick = state.current
+    seat = state.to_play()
+    hand = state.hands[seat]
+    wrong = None
+    if not hand >> card & 1:
+        wrong = _not_held(state, seat, card)
+        state.scorable = False
+    elif number == 1 and not trick.cards and card == state.devil:
+        wrong = Violation(
+            "KARNOFFEL-DEVIL-LEAD",
+            "karnoffel.play.devil-lead",
+            f"seat {seat} led the Devil ({state.cards.code(card)}, the 7 of {SUIT_NAMES[state.chosen or 0]}, "
+            f"the chosen suit) to the first trick: any card but the Devil may open the play",
+            expected="any other card: " + state.cards.codes(hand & ~(1 << card)),
+        )
+    if wrong is not None:
+        problems.append(at(wrong, seat=seat, trick=number, position=len(trick.cards) + 1, path=action.path))
+    state.hands[seat] = hand & ~(1 << card)
+    state.played_in.setdefault(card, number)
+    trick.cards.append(card)
+    trick.seats.append(seat)
+    if len(trick.cards) == state.players:
+        problems += close_trick(state, trick, number, action)
+    return problems
+
+
+def close_trick(state: KarnoffelState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:
+    """karnoffel.trick.winner: the winner by the card powers leads next; three tricks decide the deal."""
+    chosen = NO_SUIT if state.chosen is None else state.chosen
+    index = winning_index(trick.cards, state.options.deck, state.options.partial_trumps, chosen)
+    trick.winner = trick.seats[index]
+    deck = state.cards.deck
+    problems = check_winner(state.recorded, number, trick, deck, "karnoffel.trick.winner", action.path)
+    state.tricks.append(trick)
+    state.current = None
+    state.leader = trick.winner
+    side = side_of(trick.winner)
+    state.won[side] += 1
+    if state.decided is None and state.won[side] == TRICKS_TO_WIN:
+        state.decided = side
+    if len(state.tricks) == TRICKS or (state.decided is not None and not state.options.play_out):
+        state.phase = Phase.DONE
+    return problems
+
+
+def playable(state: KarnoffelState, seat: int) -> int:
+    """karnoffel.play.any-card: every card in hand, except the Devil as the first lead of the deal."""
+    hand = state.hands[seat]
+    if not state.tricks and state.current is None and state.devil is not None:
+        hand &= ~(1 << state.devil)
+    return hand
+
+
+def legal_plays(state: KarnoffelState) -> list[Action]:
+    """One play action per card the seat to play may play."""
+    seat = state.to_play()
+    return [Action("play", card, seat) for card in ids_of(playable(state, seat))]
+
+
+def _not_held(state: KarnoffelState, seat: int, card: int) -> Violation:
+    """PLAY-NOT-HELD, saying where the card really is."""
+    code = state.cards.code(card)
+    if card in state.played_in:
+        why = f"it was already played in trick {state.played_in[card]}"
+    else:
+        holders = [s for s, hand in enumerate(state.hands) if hand >> card & 1]
+        why = f"seat {holders[0]} holds it" if holders else "nobody was dealt it"
+    return Violation("PLAY-NOT-HELD", "karnoffel.play.held", f"seat {seat} played {code}, but {why}")

@@ -1,0 +1,120 @@
+"""The Karnöffel deal and record models of format v1 (spec/rules/karnoffel.md, "The record")."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
+
+from recordkit.model import (
+    Call,
+    CardText,
+    Points,
+    RecordBase,
+    Result,
+    Seat,
+    Status,
+    Strict,
+    TrickEntry,
+    canonical_calls,
+    canonical_cards,
+    canonical_tricks,
+)
+from recordkit.rules.karnoffel.cards import CANONICAL
+from recordkit.rules.karnoffel.options import KarnoffelOptions
+
+CALLS = ("pass", "raise", "accept", "surrender")
+"""The words of a proposal window: no raise, raise the value, take a raise, give the deal up."""
+
+CALL_ALIASES = {
+    "propose": "raise",
+    "proposal": "raise",
+    "counter": "raise",
+    "counter-raise": "raise",
+    "counter_raise": "raise",
+    "reraise": "raise",
+    "re-raise": "raise",
+    "accepted": "accept",
+    "agree": "accept",
+    "refuse": "surrender",
+    "refused": "surrender",
+    "fold": "surrender",
+    "concede": "surrender",
+    "give up": "surrender",
+    "no raise": "pass",
+}
+
+SUIT_ALIASES = {
+    "SPADES": "S",
+    "♠": "S",
+    "CLUBS": "C",
+    "♣": "C",
+    "HEARTS": "H",
+    "♥": "H",
+    "DIAMONDS": "D",
+    "♦": "D",
+}
+
+
+def _suit_letter(value: Any) -> Any:
+    """A suit written as its letter, its English name or its symbol, in any case."""
+    if isinstance(value, str):
+        text = value.strip().upper()
+        return SUIT_ALIASES.get(text, text)
+    return value
+
+
+Suit = Literal["S", "C", "H", "D"]
+SUIT_LETTERS: tuple[Suit, ...] = ("S", "C", "H", "D")
+"""The suits in deck order (recordkit.cards.KARNOFFEL_SUITS), as the record writes them."""
+SuitLetter = Annotated[Suit, BeforeValidator(_suit_letter)]
+
+
+class KarnoffelDeal(Strict):
+    """One deal of Karnöffel: the staged deal as it was dealt, the proposals, the tricks."""
+
+    dealer: Seat
+    faceup: CardText = Field(
+        description="Round 1: the face-up cards in dealing order, the forehand's (the dealer's next seat) "
+        "first. Two cards only when the deal ended by a surrender in window 1."
+    )
+    chosen_suit: SuitLetter | None = Field(
+        None, description="The chosen suit, if the record states it; the lowest face-up card sets it."
+    )
+    hands: list[CardText] = Field(
+        default_factory=list,
+        description="Rounds 2 and 3: each seat's face-down cards in the order received (two, then two). "
+        "Empty when the deal ended in window 1; two each when it ended in window 2.",
+    )
+    proposals: list[list[Call]] = Field(
+        default_factory=list,
+        max_length=3,
+        description="The proposal windows in order, each the calls said in it (pass, raise, accept, "
+        "surrender); the forehand's side speaks first. Windows left out were quiet.",
+    )
+    tricks: list[TrickEntry] = Field(default_factory=list)
+    status: Status = "played"
+    result: Result | None = None
+    totals: list[Points] | None = None
+    comment: str | None = None
+    time: str | None = None
+    _before: list[int] | None = PrivateAttr(default=None)
+    """Each seat's total before the deal, known to the generator while it plays the deal."""
+
+    @model_validator(mode="after")
+    def _canonical(self) -> KarnoffelDeal:
+        """Card codes and call names in their canonical spelling."""
+        self.faceup = canonical_cards(CANONICAL, self.faceup)
+        self.hands = [canonical_cards(CANONICAL, hand) for hand in self.hands]
+        for window in self.proposals:
+            canonical_calls(CALL_ALIASES, window)
+        self.tricks = canonical_tricks(CANONICAL, self.tricks)
+        return self
+
+
+class KarnoffelRecord(RecordBase):
+    """A game (match) of Karnöffel: 2, 4, 6 or 8 players and a sequence of deals."""
+
+    game: Literal["karnoffel"]
+    options: KarnoffelOptions = Field(default_factory=KarnoffelOptions)
+    deals: list[KarnoffelDeal] = Field(default_factory=list)

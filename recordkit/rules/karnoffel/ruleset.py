@@ -1,0 +1,266 @@
+"""The Karnöffel ruleset: 2, 4, 6 or 8 players, the staged deal with raises, the old card powers.
+
+Each check cites its rule id in spec/rules/karnoffel.md. Seats follow the order of play (clockwise),
+so the forehand, on the dealer's left, is seat dealer+1; partners sit alternately (even v odd seats).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar
+
+from recordkit.cards import KARNOFFEL_SUITS
+from recordkit.diagnostics import Violation
+from recordkit.model import Result, trick_codes
+from recordkit.rules.base import Action, DealSummary, Ruleset, Table, Turn, card_list, unknown_card
+from recordkit.rules.karnoffel import build, proposals
+from recordkit.rules.karnoffel.cards import POWER_RANKS, cards_of, side_of
+from recordkit.rules.karnoffel.deal import set_up
+from recordkit.rules.karnoffel.options import KarnoffelOptions
+from recordkit.rules.karnoffel.play import legal_plays, play_card
+from recordkit.rules.karnoffel.record import CALLS, KarnoffelDeal, KarnoffelRecord
+from recordkit.rules.karnoffel.scoring import deal_scores, reached
+from recordkit.rules.karnoffel.state import TRICKS, WINDOWS, KarnoffelState, Phase, Said
+
+PLAYER_COUNTS = (2, 4, 6, 8)
+CALL_WEIGHTS = {"pass": 4.0, "raise": 1.0, "accept": 2.0, "surrender": 1.0}
+"""Generated windows look like a table's: most windows are quiet, most raises are taken."""
+
+
+class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
+    """Karnöffel: the von Leyden/Dummett card powers, the Kaiserspiel's staged deal and raises."""
+
+    name: ClassVar[str] = "karnoffel"
+    title: ClassVar[str] = "Karnöffel"
+    spec: ClassVar[str] = "spec/rules/karnoffel.md"
+    rule_prefix: ClassVar[str] = "karnoffel"
+    player_counts: ClassVar[tuple[int, ...]] = PLAYER_COUNTS
+    score_rule: ClassVar[str] = "karnoffel.score"
+    totals_rule: ClassVar[str] = "karnoffel.score.totals"
+    dealer_rule: ClassVar[str] = "karnoffel.deal.rotation"
+    end_rule: ClassVar[str] = "karnoffel.game.end"
+    Options = KarnoffelOptions
+    Deal = KarnoffelDeal
+    Record = KarnoffelRecord
+
+    # --- setting up -------------------------------------------------------------------------
+
+    def table(self, options: KarnoffelOptions, players: int) -> tuple[Table | None, list[Violation]]:
+        """karnoffel.players: two players alone, or two teams of 2, 3 or 4."""
+        if players not in PLAYER_COUNTS:
+            return None, [
+                Violation(
+                    "RECORD-PLAYERS",
+                    "karnoffel.players",
+                    f"Karnöffel is played by 2, 4, 6 or 8 players, not {players}",
+                    expected="2, 4, 6 or 8 players",
+                )
+            ]
+        return Table(options, players, cards_of(options.deck).deck), []
+
+    def compile(self, table: Table, deal: KarnoffelDeal) -> tuple[list[Action], list[Violation]]:
+        """The calls of each window, then the cards of each trick, as ids; unknown codes stop the deal."""
+        deck = table.deck
+        problems = card_list(deck, deal.faceup, "faceup", "the face-up cards")[1]
+        for seat, hand in enumerate(deal.hands):
+            problems += card_list(deck, hand, f"hands[{seat}]", f"seat {seat}'s face-down cards")[1]
+        actions: list[Action] = []
+        for window, calls in enumerate(deal.proposals, start=1):
+            for index, call in enumerate(calls):
+                path = f"proposals[{window - 1}][{index}]"
+                if call.call not in CALLS:
+                    problems.append(
+                        Violation(
+                            "RECORD-UNKNOWN-CALL",
+                            "karnoffel.propose.calls",
+                            f"{call.call!r} is not said in a Karnöffel proposal window; the words are "
+                            f"{', '.join(CALLS)}",
+                            path=path,
+                        )
+                    )
+                    continue
+                actions.append(Action("call", Said(window, call.call, call.seat), call.seat, path, note=call))
+        for number, trick in enumerate(deal.tricks, start=1):
+            path = f"tricks[{number - 1}]"
+            codes = trick_codes(trick)
+            partial = deal.status == "abandoned" and number == len(deal.tricks) and len(codes) < table.players
+            if len(codes) != table.players and not partial:
+                problems.append(
+                    Violation(
+                        "PLAY-TRICK-SIZE",
+                        "karnoffel.trick.size",
+                        f"trick {number} has {len(codes)} cards; every trick has one card from each of the "
+                        f"{table.players} players",
+                        path=path,
+                        trick=number,
+                    )
+                )
+            for position, code in enumerate(codes, start=1):
+                found = deck.index.get(code)
+                if found is None:
+                    where = f"card {position} of trick {number}"
+                    problems.append(unknown_card(deck, code, path, where, trick=number, position=position))
+                    continue
+                actions.append(Action("play", found, None, path, number, position))
+        return actions, problems
+
+    def start(self, table: Table, deal: KarnoffelDeal) -> tuple[KarnoffelState, list[Violation]]:
+        """The staged deal checked: sizes by round, every card once, the chosen suit."""
+        return set_up(table, deal)
+
+    # --- whose turn ---------------------------------------------------------------------------
+
+    def turn(self, state: KarnoffelState) -> Turn | None:
+        """The side to speak in the open window (by its usual speaker), then the seat to play."""
+        if state.phase == Phase.WINDOWS:
+            return Turn(state.speaker(state.side_to_speak()), frozenset({"call"}))
+        if state.phase == Phase.PLAY:
+            return Turn(state.to_play(), frozenset({"play"}))
+        return None
+
+    # --- one action ---------------------------------------------------------------------------
+
+    def advance(self, state: KarnoffelState, action: Action) -> list[Violation]:
+        """A call of a window or a card, checked and carried out; anything after the end is reported once."""
+        if state.phase == Phase.DONE:
+            return self._after_end(state, action)
+        if action.kind == "call":
+            return proposals.take_call(state, action)
+        problems = proposals.skip_to(state, WINDOWS + 1)
+        return problems + play_card(state, action)
+
+    def _after_end(self, state: KarnoffelState, action: Action) -> list[Violation]:
+        """A call or card recorded after the deal ended: reported once, the rest ignored."""
+        if state.overrun_reported:
+            return []
+        state.overrun_reported = True
+        if state.surrendered:
+            return [
+                Violation(
+                    "KARNOFFEL-AFTER-SURRENDER",
+                    "karnoffel.propose.surrender",
+                    f"the deal ended when seat {state.raiser}'s raise was refused (surrender), yet the record "
+                    f"goes on; nothing more is dealt, said or played",
+                    path=action.path,
+                    trick=action.trick,
+                )
+            ]
+        if len(state.tricks) < TRICKS:
+            assert state.decided is not None
+            return [
+                Violation(
+                    "KARNOFFEL-PLAYED-ON",
+                    "karnoffel.trick.early-end",
+                    f"{state.side_name(state.decided)} won three tricks in trick {len(state.tricks)}, which ends "
+                    f"the deal, yet the record plays trick {len(state.tricks) + 1} (set play_out to record "
+                    f"every trick)",
+                    path=action.path,
+                    trick=action.trick,
+                )
+            ]
+        return [
+            Violation(
+                "DEAL-EXTRA-TRICK",
+                "karnoffel.trick.count",
+                f"all {TRICKS} tricks are played; the record has more",
+                path=action.path,
+                trick=action.trick,
+            )
+        ]
+
+    # --- the end ------------------------------------------------------------------------------
+
+    def finish(self, state: KarnoffelState) -> list[Violation]:
+        """karnoffel.trick.count: a played deal ends by a surrender or when a side has three tricks
+        (all five with play_out)."""
+        if state.phase == Phase.DONE or state.status != "played":
+            return []
+        state.scorable = False
+        if state.phase == Phase.WINDOWS and state.pending:
+            return proposals.skip_to(state, WINDOWS + 1)
+        if state.phase == Phase.WINDOWS:
+            where = f"the record stops in window {state.window}, before the play"
+        elif state.decided is not None:
+            where = f"only {len(state.tricks)} of the {TRICKS} tricks are recorded (option play_out)"
+        else:
+            where = f"only {len(state.tricks)} tricks are recorded and no side has three yet"
+        return [
+            Violation(
+                "DEAL-INCOMPLETE",
+                "karnoffel.trick.count",
+                f'the deal is not complete: {where}; mark it "status": "abandoned" if play stopped there',
+            )
+        ]
+
+    def score(self, state: KarnoffelState) -> list[int | float] | None:
+        """The round value to the side that won the deal, once it is over."""
+        if state.status != "played" or state.phase != Phase.DONE or not state.scorable:
+            return None
+        return list(deal_scores(state))
+
+    def result(self, scores: list[int | float]) -> Result:
+        """The score-sheet line: each seat's score."""
+        return Result(scores=scores)
+
+    def next_dealer(self, table: Table, dealer: int) -> int:
+        """karnoffel.deal.rotation: the forehand deals next (see scoring.dealer_after for surrenders)."""
+        return (dealer + 1) % table.players
+
+    def game_over(self, table: Table, totals: Sequence[int | float]) -> bool:
+        """karnoffel.game.end: the first side to reach the target wins."""
+        options: KarnoffelOptions = table.options
+        return reached(options.target, totals)
+
+    # --- choices, for the generator and the recorder ------------------------------------------
+
+    def legal(self, state: KarnoffelState) -> list[Action]:
+        """The words open in the window, or the cards the seat to play may play."""
+        if state.phase == Phase.WINDOWS:
+            return proposals.legal_calls(state)
+        if state.phase == Phase.PLAY:
+            return legal_plays(state)
+        return []
+
+    def weight(self, state: KarnoffelState, action: Action) -> float:
+        """Quiet windows are the rule and most raises are accepted; every card is as likely."""
+        if action.kind == "call":
+            said: Said = action.value
+            return CALL_WEIGHTS[said.name]
+        return 1.0
+
+    # --- views --------------------------------------------------------------------------------
+
+    def summary(self, state: KarnoffelState) -> DealSummary:
+        """The value played for, the last raiser and whether his side won, the chosen suit."""
+        made = None
+        if state.raiser is not None and state.decided is not None:
+            made = side_of(state.raiser) == state.decided
+        return DealSummary(
+            contract=str(state.value) if state.decided is not None else None,
+            declarer=state.raiser,
+            made=made,
+            trump=KARNOFFEL_SUITS[state.chosen] if state.chosen is not None else None,
+        )
+
+    def is_trump(self, state: KarnoffelState, card: int) -> bool:
+        """The chosen suit's cards of power (J, 7, 6, 2, 3, 4, 5); its K, Q, 10, 9, 8 are plain."""
+        return state.chosen == state.cards.suit[card] and state.cards.rank[card] in POWER_RANKS
+
+    def describe(self, table: Table, action: Action) -> str:
+        """A call's word or a card's code."""
+        if action.kind == "call":
+            said: Said = action.value
+            return said.name
+        card: int = action.value
+        return table.deck.codes[card]
+
+    # --- building records ---------------------------------------------------------------------
+
+    def deal_random(self, table: Table, dealer: int, rng: random.Random) -> KarnoffelDeal:
+        """A shuffled staged deal (every round dealt; a surrender trims it in record_deal)."""
+        return build.deal_random(table, dealer, rng)
+
+    def record_deal(self, table: Table, dealt: KarnoffelDeal, actions: Sequence[Action]) -> KarnoffelDeal:
+        """The deal with its windows and tricks written in."""
+        return build.record_deal(table, dealt, actions)

@@ -1,0 +1,197 @@
+"""Charlemagne card play: the legal plays, which rule a wrong card breaks, who wins a trick (C4).
+
+Rules `charlemagne.play.*` and `charlemagne.trick.*` of spec/rules/charlemagne.md. Suits are the
+suits for following: in a trump deal the jokers and le petit bar belong to the trump suit; in the
+standard game's no-trump deals (Mulot, Gros Mulot) the jokers belong to no suit and carry duties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from recordkit.cards import Deck
+from recordkit.diagnostics import Violation
+from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner
+from recordkit.rules.charlemagne.cards import (
+    DECKS,
+    JOKER_SUIT,
+    JOKERS,
+    SUIT_NAMES,
+    TRICKS,
+    Context,
+)
+from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+
+
+def legal_mask(ctx: Context, hand: int, trick: Sequence[int]) -> int:
+    """The cards of `hand` that may be played to `trick` (charlemagne.play.follow, joker-void, joker-led)."""
+    if not trick:
+        return hand
+    led = ctx.suit[trick[0]]
+    if ctx.jokers_apart:
+        if led == JOKER_SUIT:
+            return (hand & JOKERS) or hand
+        return (hand & ctx.masks[led]) or (hand & JOKERS) or hand
+    return (hand & ctx.masks[led]) or hand
+
+
+def winning_index(ctx: Context, trick: Sequence[int]) -> int:
+    """Index of the winning card: the highest trump, else the highest joker (no trump), else the
+    highest card of the suit led (charlemagne.trick.winner)."""
+    top = ctx.trump if ctx.trump is not None else JOKER_SUIT
+    contenders = [i for i, card in enumerate(trick) if ctx.suit[card] == top]
+    if not contenders:
+        led = ctx.suit[trick[0]]
+        contenders = [i for i, card in enumerate(trick) if ctx.suit[card] == led]
+    return max(contenders, key=lambda i: ctx.power[trick[i]])
+
+
+def wrong_card(ctx: Context, deck: Deck, hand: int, trick: Sequence[int], card: int, seat: int) -> Violation:
+    """The violation for a card that is held but not among the legal plays."""
+    led = ctx.suit[trick[0]]
+    played = deck.codes[card]
+    lead = deck.codes[trick[0]]
+    if ctx.jokers_apart and led == JOKER_SUIT:
+        other = deck.format_mask(hand & JOKERS)
+        return Violation(
+            "CHARLEMAGNE-JOKER-CALLED",
+            "charlemagne.play.joker-led",
+            f"seat {seat} played {played} on the led joker {lead} while holding the other joker {other}: "
+            f"in a Mulot a led joker calls out the other one",
+            expected=other,
+        )
+    following = hand & ctx.masks[led]
+    if following:
+        held = deck.format_mask(following)
+        why = _membership(ctx, card, led, deck)
+        return Violation(
+            "CHARLEMAGNE-REVOKE",
+            "charlemagne.play.follow",
+            f"seat {seat} played {played} on a {SUIT_NAMES[led]} lead ({lead}) but held {held}: a player "
+            f"must follow suit{why}",
+            expected=f"a card of {SUIT_NAMES[led]}: {deck.format_mask(following)}",
+        )
+    jokers = deck.format_mask(hand & JOKERS)
+    return Violation(
+        "CHARLEMAGNE-JOKER-DUTY",
+        "charlemagne.play.joker-void",
+        f"seat {seat} played {played} on a {SUIT_NAMES[led]} lead, holding no {SUIT_NAMES[led]} but the joker "
+        f"{jokers}: in a Mulot a player who cannot follow suit must play a joker",
+        expected=jokers,
+    )
+
+
+def _membership(ctx: Context, card: int, led: int, deck: Deck) -> str:
+    """Why a card that looks like the suit led (or a trump that looks like another suit) is not one."""
+    if ctx.trump is None:
+        return ""
+    if ctx.suit[card] == ctx.trump and led != ctx.trump and card < 32:
+        return (
+            f"; {deck.codes[card]} is le petit bar: with {SUIT_NAMES[ctx.trump]} trumps it is a trump, "
+            f"not a card of {SUIT_NAMES[led]}"
+        )
+    if led == ctx.trump:
+        return f" (the jokers and le petit bar are trumps with {SUIT_NAMES[ctx.trump]} trumps)"
+    return ""
+
+
+def play_card(state: CharlemagneState, action: Action) -> list[Violation]:
+    """charlemagne.play.*: one card, checked against the hand and the trick, then played."""
+    card = action.value
+    deck = DECKS[state.variant]
+    problems: list[Violation] = []
+    number = len(state.tricks) + 1
+    if state.current is None:
+        leader = state.to_play()
+        state.current = PlayedTrick(leader)
+        problems += check_leader(state.recorded, number, leader, "charlemagne.play.lead", action.path)
+    trick = state.current
+    seat = state.to_play()
+    hand = state.hands[seat]
+    wrong = None
+    if not hand & (1 << card):
+        wrong = not_held(state, seat, card)
+        state.scorable = False
+    elif state.checked and not legal_mask(state.ctx, hand, trick.cards) & (1 << card):
+        wrong = wrong_card(state.ctx, deck, hand, trick.cards, card, seat)
+    if wrong is not None:
+        where = {"seat": seat, "trick": number, "position": len(trick.cards) + 1, "path": action.path}
+        problems.append(at(wrong, **where))
+    state.hands[seat] = hand & ~(1 << card)
+    state.played_in.setdefault(card, number)
+    state.cards_played += 1
+    trick.cards.append(card)
+    trick.seats.append(seat)
+    if len(trick.cards) == state.active_count():
+        problems += close_trick(state, trick, number, action)
+    return problems
+
+
+def not_held(state: CharlemagneState, seat: int, card: int) -> Violation:
+    """PLAY-NOT-HELD, saying where the card really is."""
+    code = DECKS[state.variant].codes[card]
+    if card in state.played_in:
+        why = f"it was already played in trick {state.played_in[card]}"
+    elif state.discard & (1 << card) or state.defender_discard & (1 << card):
+        why = "it was discarded"
+    elif state.kitty & (1 << card) and not state.kitty_taken:
+        why = "it is in the kitty, out of play"
+    else:
+        holders = [s for s, h in enumerate(state.hands) if h & (1 << card)]
+        if holders and not state.active(holders[0]):
+            why = f"seat {holders[0]} holds it, and his hand is out of play"
+        elif holders:
+            why = f"seat {holders[0]} holds it"
+        else:
+            why = "it is not in his hand"
+    return Violation("PLAY-NOT-HELD", "charlemagne.play.held", f"seat {seat} played {code}, but {why}")
+
+
+def close_trick(state: CharlemagneState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:
+    """charlemagne.trick.winner: decide the trick, check a written winner, and pass the lead."""
+    trick.winner = trick.seats[winning_index(state.ctx, trick.cards)]
+    problems: list[Violation] = []
+    if state.checked:
+        deck = DECKS[state.variant]
+        problems += check_winner(state.recorded, number, trick, deck, "charlemagne.trick.winner", action.path)
+    state.tricks.append(trick)
+    state.current = None
+    state.leader = trick.winner
+    if state.contract.name == "gros_mulot":
+        state.exposed = True
+    if len(state.tricks) == TRICKS:
+        state.phase = Phase.DONE
+    return problems
+
+
+def playable(state: CharlemagneState, seat: int) -> int:
+    """The cards the seat may play now."""
+    trick = state.current.cards if state.current else []
+    return legal_mask(state.ctx, state.hands[seat], trick)
+
+
+def take_knock(state: CharlemagneState, action: Action) -> list[Violation]:
+    """charlemagne.play.knock: a knock is recorded at its place in the play; it changes no rule."""
+    trick, after, place = action.value
+    if action.seat is None or action.seat >= len(state.hands):
+        return [
+            Violation(
+                "RECORD-SEAT",
+                "charlemagne.players",
+                f"seat {action.seat} knocks, but the table has seats 0 to 3",
+                path=action.path,
+            )
+        ]
+    if place is None or place != state.cards_played:
+        return [
+            Violation(
+                "CHARLEMAGNE-KNOCK-PLACE",
+                "charlemagne.play.knock",
+                f"the knock by seat {action.seat} is placed after card {after} of trick {trick}, which is not a "
+                f"place in this deal's play",
+                seat=action.seat,
+                path=action.path,
+            )
+        ]
+    state.knocks.append((action.seat, trick, after))
+    return []

@@ -1,0 +1,66 @@
+"""Charlemagne: which steps a contract has, and what opening each step does (C3, C4).
+
+After the auction a deal goes through the steps of `Phase` in order, skipping those its contract
+does not have: the partner's card, the discard, naming trump, the Maine defenders' answers and the
+lone defender's exchange, then the play.
+"""
+
+from __future__ import annotations
+
+from recordkit.rules.charlemagne.cards import HAND_SIZE, popcount
+from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+
+
+def enter_next(state: CharlemagneState) -> None:
+    """Move on to the next step this contract has, doing what opens it."""
+    phase = state.phase
+    while phase < Phase.DONE:
+        phase = Phase(phase + 1)
+        if opens(state, phase):
+            break
+    state.phase = phase
+
+
+def opens(state: CharlemagneState, phase: Phase) -> bool:
+    """Whether the contract has this step; opening the discard counts the cards to put away."""
+    contract = state.contract
+    assert state.bidder is not None
+    if phase == Phase.PARTNER_CARD:
+        return contract.exchange in ("kitty_and_partner", "kitty_or_partner", "partner")
+    if phase == Phase.DISCARD:
+        return due(state, state.bidder)
+    if phase == Phase.TRUMP:
+        return contract.trump == "named"
+    if phase == Phase.DEFENCE:
+        return state.maine and contract.alone and contract.exchange == "partner"
+    if phase == Phase.DEFENDER_CARD:
+        return state.defender is not None
+    if phase == Phase.DEFENDER_DISCARD:
+        return state.defender is not None and due(state, state.defender)
+    if phase == Phase.PLAY:
+        start_play(state)
+    return True
+
+
+def due(state: CharlemagneState, seat: int) -> bool:
+    """charlemagne.exchange.discard-size: the discard brings the hand back to eight cards."""
+    state.discard_due = state.to_discard = max(0, popcount(state.hands[seat]) - HAND_SIZE)
+    return state.to_discard > 0
+
+
+def start_play(state: CharlemagneState) -> None:
+    """The first leader by contract; a Gros Mulot hand spread before the lead under that option."""
+    state.leader = state.first_leader()
+    if state.contract.name == "gros_mulot" and state.table.options.gros_mulot_expose == "before_first_lead":
+        state.exposed = True
+
+
+def gros_charlemagne_choice(state: CharlemagneState, takes_kitty: bool) -> None:
+    """charlemagne.exchange.gros-charlemagne: the kitty (then discard 2) or nothing, when no card came."""
+    assert state.bidder is not None
+    if takes_kitty:
+        state.hands[state.bidder] |= state.kitty
+        state.kitty_taken = True
+        state.exchange = "kitty"
+    else:
+        state.exchange = "none"

@@ -41,12 +41,16 @@ def steps(
         yield action, ruleset.advance(state, action), state
 
 
-def replay_deal(ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any) -> DealReplay:
-    """Replay a whole deal: legality of every action, then its score against the score sheet."""
+def replay_deal(
+    ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any, before: Sequence[int | float] | None = None
+) -> DealReplay:
+    """Replay a whole deal: legality of every action, then its score against the score sheet.
+
+    `before` is the running totals before the deal, when known."""
     actions, problems = ruleset.compile(table, deal)
     if any(p.severity == Severity.ERROR for p in problems):
         return DealReplay(None, problems)
-    state, found = ruleset.start(table, deal)
+    state, found = ruleset.start(table, deal, before)
     problems += found
     for action in actions:
         if action.seat is None and action.kind != "play":

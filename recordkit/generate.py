@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from recordkit.model import RecordBase
@@ -28,13 +29,13 @@ def generate_record(
     totals: list[int | float] = [0] * players
     written = []
     for _ in range(deals):
-        deal = generate_deal(ruleset, table, dealer, rng)
+        deal, state = generate_deal(ruleset, table, dealer, rng, totals)
         scores = list(deal.result.scores) if deal.result is not None else [0] * players
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         deal.totals = totals
         written.append(deal)
-        dealer = ruleset.next_dealer(table, dealer)
-        if ruleset.game_over(table, totals):
+        dealer = ruleset.next_dealer(table, dealer, state)
+        if ruleset.game_over(table, totals, state):
             break
     return ruleset.Record(
         game=ruleset.name,
@@ -45,10 +46,16 @@ def generate_record(
     )
 
 
-def generate_deal(ruleset: Ruleset[Any, Any, Any], table: Any, dealer: int, rng: random.Random) -> Any:
-    """One random legal deal, with its result as the rules score it."""
+def generate_deal(
+    ruleset: Ruleset[Any, Any, Any],
+    table: Any,
+    dealer: int,
+    rng: random.Random,
+    before: Sequence[int | float] | None = None,
+) -> tuple[Any, Any]:
+    """One random legal deal, with its result as the rules score it, and its final state."""
     dealt = ruleset.deal_random(table, dealer, rng)
-    state, problems = ruleset.start(table, dealt)
+    state, problems = ruleset.start(table, dealt, before)
     if problems:
         raise AssertionError(f"{ruleset.name} dealt an irregular deal: {problems}")
     actions = []
@@ -63,4 +70,4 @@ def generate_deal(ruleset: Ruleset[Any, Any, Any], table: Any, dealer: int, rng:
     scores = ruleset.score(state)
     if scores is not None:
         deal.result = ruleset.result(scores)
-    return deal
+    return deal, state

@@ -229,6 +229,7 @@ def _replay_deals(
     """Replay each deal, then check dealer rotation and running totals across deals."""
     totals: list[int | float] | None = [0] * table.players
     previous_dealer: int | None = None
+    previous_state: Any = None
     ended_after: int | None = None
     for index, deal in enumerate(deals):
         where = replace(report.location, deal=index + 1)
@@ -244,9 +245,9 @@ def _replay_deals(
             )
         if deal is None:
             report.replays.append(None)
-            totals, previous_dealer = None, None
+            totals, previous_dealer, previous_state = None, None, None
             continue
-        replay = replay_deal(ruleset, table, deal)
+        replay = replay_deal(ruleset, table, deal, totals)
         report.replays.append(replay)
         report.diagnostics += [
             from_violation(
@@ -254,8 +255,12 @@ def _replay_deals(
             )
             for v in replay.violations
         ]
-        if previous_dealer is not None and deal.dealer != ruleset.next_dealer(table, previous_dealer):
-            expected = ruleset.next_dealer(table, previous_dealer)
+        expected = (
+            ruleset.next_dealer(table, previous_dealer, previous_state)
+            if previous_dealer is not None
+            else None
+        )
+        if expected is not None and deal.dealer != expected:
             report.diagnostics.append(
                 Diagnostic(
                     "DEAL-DEALER-ROTATION",
@@ -267,9 +272,9 @@ def _replay_deals(
                     expected=f"seat {expected}",
                 )
             )
-        previous_dealer = deal.dealer
+        previous_dealer, previous_state = deal.dealer, replay.state
         totals = _check_totals(ruleset, deal, replay, totals, report, where, index)
-        if ended_after is None and totals is not None and ruleset.game_over(table, totals):
+        if ended_after is None and totals is not None and ruleset.game_over(table, totals, replay.state):
             ended_after = index + 1
 
 

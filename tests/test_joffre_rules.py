@@ -555,9 +555,18 @@ def test_kaiser_cap_spares_losses_and_the_bidder_joffre_score_cap() -> None:
     assert replayed(deal, opponent_cap="kaiser47", target=70) == ([0, 4, 0, 6], [])
 
 
-def test_kaiser_cap_without_totals_warns_joffre_score_cap() -> None:
-    """joffre.score.cap: without written totals the cap cannot be checked: a warning."""
-    assert codes_of(record(DEAL_9, [0, 4, 0, 6], opponent_cap="kaiser47")) == ["JOFFRE-CAP-UNKNOWN"]
+def test_kaiser_cap_on_the_first_deal_needs_no_totals_joffre_score_cap() -> None:
+    """joffre.score.cap: a record's first deal starts from zero, so the cap is known without totals."""
+    assert codes_of(record(DEAL_9, [0, 4, 0, 6], opponent_cap="kaiser47")) == []
+
+
+def test_kaiser_cap_after_an_unreadable_deal_warns_joffre_score_cap() -> None:
+    """joffre.score.cap: when the deal before cannot be read and no totals are written, the totals
+    before the deal are unknown, so the cap cannot be checked: a warning."""
+    data = record(DEAL_9, [0, 4, 0, 6], opponent_cap="kaiser47")
+    broken = {**data["deals"][0], "dealer": "north"}
+    data["deals"] = [broken, data["deals"][0]]
+    assert codes_of(data) == ["RECORD-SCHEMA", "JOFFRE-CAP-UNKNOWN"]
 
 
 def test_trick_points_joffre_score_joffre() -> None:

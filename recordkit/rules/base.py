@@ -134,8 +134,14 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """
 
     @abstractmethod
-    def start(self, table: Table, deal: DealT) -> tuple[StateT, list[Violation]]:
-        """The state after the deal, with deck integrity, hand sizes and the deal's status checked."""
+    def start(
+        self, table: Table, deal: DealT, before: Sequence[int | float] | None = None
+    ) -> tuple[StateT, list[Violation]]:
+        """The state after the deal, with deck integrity, hand sizes and the deal's status checked.
+
+        `before` holds the running totals before this deal when the caller knows them (the
+        validator's chain, the generator's match), for rules that depend on the score.
+        """
 
     @abstractmethod
     def turn(self, state: StateT) -> Turn | None:
@@ -213,8 +219,8 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """The deal model with these actions written in (the inverse of `compile`)."""
 
     @abstractmethod
-    def next_dealer(self, table: Table, dealer: int) -> int:
-        """Who deals after `dealer`."""
+    def next_dealer(self, table: Table, dealer: int, previous: StateT | None = None) -> int:
+        """Who deals after `dealer`; `previous` is that deal's final state when it was replayed."""
 
     score_rule: ClassVar[str]
     """Rule id that the score check cites."""
@@ -225,8 +231,9 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     end_rule: ClassVar[str] = ""
     """Rule id of the game's end (target score), cited when deals follow the end."""
 
-    def game_over(self, table: Table, totals: Sequence[int | float]) -> bool:
-        """True once the match is decided; games played over a fixed number of deals never end."""
+    def game_over(self, table: Table, totals: Sequence[int | float], last: StateT | None = None) -> bool:
+        """True once the match is decided (`last` is the final state of the deal that gave these
+        totals, when it was replayed); games played over a fixed number of deals never end."""
         return False
 
 

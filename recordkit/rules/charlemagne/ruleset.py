@@ -99,7 +99,9 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
             problems += flow.close_phases(state, Phase.PLAY)
         return (state.active_count() if state.phase == Phase.PLAY else None), problems
 
-    def start(self, table: Table, deal: CharlemagneDeal) -> tuple[CharlemagneState, list[Violation]]:
+    def start(
+        self, table: Table, deal: CharlemagneDeal, before: Sequence[int | float] | None = None
+    ) -> tuple[CharlemagneState, list[Violation]]:
         """The hands and kitty as dealt, checked: 8 cards each, 2 in the kitty (none in Maine), each card once."""
         variant = table.options.variant
         deck = DECKS[variant]
@@ -252,11 +254,13 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
             )
         ]
 
-    def next_dealer(self, table: Table, dealer: int) -> int:
+    def next_dealer(self, table: Table, dealer: int, previous: CharlemagneState | None = None) -> int:
         """The deal passes to the left (charlemagne.deal.rotation)."""
         return (dealer + 1) % PLAYERS
 
-    def game_over(self, table: Table, totals: Sequence[int | float]) -> bool:
+    def game_over(
+        self, table: Table, totals: Sequence[int | float], last: CharlemagneState | None = None
+    ) -> bool:
         """A side has reached the target: 32, or 21 in the Maine game (charlemagne.score.game)."""
         return max(totals, default=0) >= scoring.target(table)
 

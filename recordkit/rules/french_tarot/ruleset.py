@@ -150,7 +150,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
                 actions.append(Action("play", found, None, path, number, position))
         return actions, problems
 
-    def start(self, table: Table, deal: TarotDeal) -> tuple[TarotState, list[Violation]]:
+    def start(
+        self, table: Table, deal: TarotDeal, before: Sequence[int | float] | None = None
+    ) -> tuple[TarotState, list[Violation]]:
         n = table.players
         problems: list[Violation] = []
         hands = [card_list(DECK, hand, "", "")[0] for hand in deal.hands]
@@ -441,7 +443,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             return None
         return deal_scores(state)
 
-    def next_dealer(self, table: Table, dealer: int) -> int:
+    def next_dealer(self, table: Table, dealer: int, previous: TarotState | None = None) -> int:
         return (dealer + 1) % table.players
 
     # --- choices, for the generator and the recorder ------------------------------------------

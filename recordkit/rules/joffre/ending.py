@@ -1,10 +1,9 @@
 """The end of a Joffre game: the target and the tie-breaks (rules `joffre.end.*`).
 
-`winner` is the whole rule and needs the bidder of the last deal. The engine's `game_over` hook
-sees only the totals, so `game_over` answers what the totals alone decide: the game is over once
-one side alone has the highest total at or above the target. A tie at the top is decided by the
-bidder under two of the three tie-breaks, so there `game_over` answers False (another deal may
-follow) and never reports a deal that the bidder's tie-break might allow.
+`winner` is the whole rule and needs the bidder of the last deal; the ruleset uses it whenever
+that deal was replayed. `game_over` answers what the totals alone decide, for when it was not:
+the game is over once one side alone has the highest total at or above the target; a tie at the
+top is then left open (another deal may follow).
 """
 
 from __future__ import annotations

@@ -81,15 +81,17 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         """The deal's calls and cards as actions; unknown cards and calls stop this deal's replay."""
         return compile_deal(table, deal)
 
-    def start(self, table: Table, deal: JoffreDeal) -> tuple[JoffreState, list[Violation]]:
-        """The state after the deal: the hands checked, the totals before the deal read from the sheet."""
+    def start(
+        self, table: Table, deal: JoffreDeal, before: Sequence[int | float] | None = None
+    ) -> tuple[JoffreState, list[Violation]]:
+        """The state after the deal: the hands checked, the totals before the deal as the caller
+        knows them, or else as the sheet gives them (this deal's totals less its scores)."""
         n = table.players
         hands = [hand_ids(table, hand, "", "")[0] for hand in deal.hands]
         hands = (hands + [[] for _ in range(n)])[:n]
         problems = check_deal(table, deal, hands)
         masks = [table.deck.mask(hand) for hand in hands]
-        before = None
-        if (
+        if before is None and (
             deal.totals is not None
             and deal.result is not None
             and len(deal.totals) == len(deal.result.scores)
@@ -103,7 +105,7 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
             hands=list(masks),
             status=deal.status,
             written_trump=deal.trump,
-            before=before,
+            before=list(before) if before is not None else None,
             recorded=[trick_claims(t) for t in deal.tricks],
         )
         state.scorable = not any(p.code != "JOFFRE-ANNULLED" for p in problems)
@@ -225,13 +227,16 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
             )
         ]
 
-    def next_dealer(self, table: Table, dealer: int) -> int:
+    def next_dealer(self, table: Table, dealer: int, previous: JoffreState | None = None) -> int:
         """joffre.deal.rotation: the deal passes to the left."""
         return (dealer + 1) % table.players
 
-    def game_over(self, table: Table, totals: Sequence[int | float]) -> bool:
-        """joffre.end.target: see `ending.game_over` (a tie at the top is left open)."""
-        return ending.game_over(table.options, totals)
+    def game_over(self, table: Table, totals: Sequence[int | float], last: JoffreState | None = None) -> bool:
+        """joffre.end.target and joffre.end.tiebreak: decided with the last deal's bidder when it was
+        replayed, else by the totals alone (a tie at the top is then left open)."""
+        if last is None or last.bidder is None:
+            return ending.game_over(table.options, totals)
+        return ending.winner(table.options, totals, last.side(last.bidder)) is not None
 
     # --- choices, for the generator and the recorder ----------------------------------------
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from weakref import WeakKeyDictionary
 
 from recordkit.model import Call
 from recordkit.rules.base import Action, Table
@@ -20,8 +19,6 @@ from recordkit.rules.karnoffel.record import SUIT_LETTERS, KarnoffelDeal
 from recordkit.rules.karnoffel.state import WINDOWS, Said
 
 HAND = 5
-_LAST_DEALT: WeakKeyDictionary[random.Random, KarnoffelDeal] = WeakKeyDictionary()
-"""The deal each random generator dealt last, to start the next deal from its running totals."""
 
 
 def deal_random(table: Table, dealer: int, rng: random.Random) -> KarnoffelDeal:
@@ -30,18 +27,11 @@ def deal_random(table: Table, dealer: int, rng: random.Random) -> KarnoffelDeal:
     n = table.players
     pack = list(range(len(cards.deck)))
     rng.shuffle(pack)
-    deal = KarnoffelDeal(
+    return KarnoffelDeal(
         dealer=dealer,
         faceup=cards.deck.format(pack[:n]),
         hands=[cards.deck.format(pack[n + 4 * seat : n + 4 * seat + 4]) for seat in range(n)],
     )
-    previous = _LAST_DEALT.get(rng)
-    if previous is None:
-        deal._before = [0] * n
-    elif previous.totals is not None:
-        deal._before = [int(total) for total in previous.totals]
-    _LAST_DEALT[rng] = deal
-    return deal
 
 
 def record_deal(table: Table, dealt: KarnoffelDeal, actions: Sequence[Action]) -> KarnoffelDeal:
@@ -75,5 +65,4 @@ def record_deal(table: Table, dealt: KarnoffelDeal, actions: Sequence[Action]) -
     if stage > 1 or n == 2:
         choosing = choosing_card(cards, cards.deck.cards(faceup), table.options.chosen_suit_tiebreak)
         dealt.chosen_suit = SUIT_LETTERS[cards.suit[choosing]]
-    dealt._before = None
     return dealt

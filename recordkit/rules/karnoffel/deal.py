@@ -5,6 +5,8 @@ Rules `karnoffel.deal.*` and `karnoffel.deck` of spec/rules/karnoffel.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
 from recordkit.model import trick_claims
@@ -54,11 +56,11 @@ def choosing_card(cards: Cards, faceup: list[int], tiebreak: str) -> int:
     return tied[0]
 
 
-def before_deal(deal: KarnoffelDeal, players: int) -> list[int] | None:
-    """Each side's score before the deal: the written totals less the written scores (or what the
-    generator knew); None when the record does not say."""
-    seats: list[int] | None = deal._before
-    if deal.totals is not None and deal.result is not None:
+def before_deal(deal: KarnoffelDeal, players: int, given: Sequence[int | float] | None) -> list[int] | None:
+    """Each side's score before the deal: the running totals the caller knows, else the written
+    totals less the written scores; None when neither says."""
+    seats: list[int] | None = [int(total) for total in given] if given is not None else None
+    if seats is None and deal.totals is not None and deal.result is not None:
         totals, scores = deal.totals, deal.result.scores
         if len(totals) == players == len(scores):
             seats = [int(t - s) for t, s in zip(totals, scores, strict=True)]
@@ -67,7 +69,9 @@ def before_deal(deal: KarnoffelDeal, players: int) -> list[int] | None:
     return [max(seats[seat] for seat in range(players) if side_of(seat) == side) for side in (0, 1)]
 
 
-def set_up(table: Table, deal: KarnoffelDeal) -> tuple[KarnoffelState, list[Violation]]:
+def set_up(
+    table: Table, deal: KarnoffelDeal, before: Sequence[int | float] | None = None
+) -> tuple[KarnoffelState, list[Violation]]:
     """The state after the deal, with the rounds' sizes, the deck and the chosen suit checked."""
     cards = cards_of(table.options.deck)
     n = table.players
@@ -109,7 +113,7 @@ def set_up(table: Table, deal: KarnoffelDeal) -> tuple[KarnoffelState, list[Viol
         hands=hands,
         chosen=chosen,
         devil=cards.card(chosen, DEVIL) if chosen is not None else None,
-        before=before_deal(deal, n),
+        before=before_deal(deal, n, before),
         status=deal.status,
         value=table.options.base_value,
         leader=(dealer + 1) % n,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from recordkit.model import (
     Call,
@@ -98,7 +98,6 @@ class KarnoffelDeal(Strict):
     totals: list[Points] | None = None
     comment: str | None = None
     time: str | None = None
-    _before: list[int] | None = PrivateAttr(default=None)
     """Each seat's total before the deal, known to the generator while it plays the deal."""
 
     @model_validator(mode="after")

@@ -20,7 +20,7 @@ from recordkit.rules.karnoffel.deal import set_up
 from recordkit.rules.karnoffel.options import KarnoffelOptions
 from recordkit.rules.karnoffel.play import legal_plays, play_card
 from recordkit.rules.karnoffel.record import CALLS, KarnoffelDeal, KarnoffelRecord
-from recordkit.rules.karnoffel.scoring import deal_scores, reached
+from recordkit.rules.karnoffel.scoring import deal_scores, dealer_after, reached
 from recordkit.rules.karnoffel.state import TRICKS, WINDOWS, KarnoffelState, Phase, Said
 
 PLAYER_COUNTS = (2, 4, 6, 8)
@@ -105,9 +105,11 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
                 actions.append(Action("play", found, None, path, number, position))
         return actions, problems
 
-    def start(self, table: Table, deal: KarnoffelDeal) -> tuple[KarnoffelState, list[Violation]]:
+    def start(
+        self, table: Table, deal: KarnoffelDeal, before: Sequence[int | float] | None = None
+    ) -> tuple[KarnoffelState, list[Violation]]:
         """The staged deal checked: sizes by round, every card once, the chosen suit."""
-        return set_up(table, deal)
+        return set_up(table, deal, before)
 
     # --- whose turn ---------------------------------------------------------------------------
 
@@ -203,11 +205,13 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         """The score-sheet line: each seat's score."""
         return Result(scores=scores)
 
-    def next_dealer(self, table: Table, dealer: int) -> int:
-        """karnoffel.deal.rotation: the forehand deals next (see scoring.dealer_after for surrenders)."""
-        return (dealer + 1) % table.players
+    def next_dealer(self, table: Table, dealer: int, previous: KarnoffelState | None = None) -> int:
+        """karnoffel.deal.rotation: the forehand deals next; after a surrender, as the option says."""
+        return dealer_after(previous) if previous is not None else (dealer + 1) % table.players
 
-    def game_over(self, table: Table, totals: Sequence[int | float]) -> bool:
+    def game_over(
+        self, table: Table, totals: Sequence[int | float], last: KarnoffelState | None = None
+    ) -> bool:
         """karnoffel.game.end: the first side to reach the target wins."""
         options: KarnoffelOptions = table.options
         return reached(options.target, totals)

@@ -26,9 +26,6 @@ def reached(target: int, totals: Sequence[int | float]) -> bool:
 def dealer_after(state: KarnoffelState) -> int:
     """karnoffel.deal.rotation: the forehand deals next; with dealer_after_surrender = proposer, after
     a surrender the player whose raise was refused deals instead.
-
-    The shared validator checks the rotation from the previous dealer alone (`Ruleset.next_dealer`),
-    so it cannot apply the `proposer` reading yet; this is that reading, for when it can.
     """
     if state.surrendered and state.options.dealer_after_surrender == "proposer" and state.raiser is not None:
         return state.raiser

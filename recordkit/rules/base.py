@@ -285,6 +285,28 @@ def check_winner(
     ]
 
 
+def where_is(card: int, hands: Sequence[int], played_in: dict[int, int]) -> str:
+    """Where a card that a player did not hold really is: played earlier, or in another hand."""
+    if card in played_in:
+        return f"it was already played in trick {played_in[card]}"
+    holders = [seat for seat, hand in enumerate(hands) if hand >> card & 1]
+    return f"seat {holders[0]} holds it" if holders else "it is not in his hand"
+
+
+def not_held(deck: Deck, seat: int, card: int, why: str, rule: str) -> Violation:
+    """PLAY-NOT-HELD: a seat played a card it did not hold at that moment."""
+    return Violation("PLAY-NOT-HELD", rule, f"seat {seat} played {deck.codes[card]}, but {why}")
+
+
+def incomplete(what: str, rule: str) -> Violation:
+    """DEAL-INCOMPLETE: the record stops before the deal's end without saying it was abandoned."""
+    return Violation(
+        "DEAL-INCOMPLETE",
+        rule,
+        f'the deal is not complete: {what}; mark it "status": "abandoned" if play stopped there',
+    )
+
+
 def card_list(deck: Deck, text: str, path: str, what: str) -> tuple[list[int], list[Violation]]:
     """Ids of a card group; every unknown code is reported with its place in the group."""
     ids: list[int] = []

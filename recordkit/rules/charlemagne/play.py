@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from recordkit.cards import Deck
 from recordkit.diagnostics import Violation
 from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner
+from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.charlemagne.cards import (
     DECKS,
     JOKER_SUIT,
@@ -129,7 +130,6 @@ def play_card(state: CharlemagneState, action: Action) -> list[Violation]:
 
 def not_held(state: CharlemagneState, seat: int, card: int) -> Violation:
     """PLAY-NOT-HELD, saying where the card really is."""
-    code = DECKS[state.variant].codes[card]
     if card in state.played_in:
         why = f"it was already played in trick {state.played_in[card]}"
     elif state.discard & (1 << card) or state.defender_discard & (1 << card):
@@ -144,7 +144,7 @@ def not_held(state: CharlemagneState, seat: int, card: int) -> Violation:
             why = f"seat {holders[0]} holds it"
         else:
             why = "it is not in his hand"
-    return Violation("PLAY-NOT-HELD", "charlemagne.play.held", f"seat {seat} played {code}, but {why}")
+    return base_not_held(DECKS[state.variant], seat, card, why, "charlemagne.play.held")
 
 
 def close_trick(state: CharlemagneState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:

@@ -22,6 +22,7 @@ from recordkit.rules.base import (
     at,
     card_list,
     deck_integrity,
+    incomplete,
     size_check,
 )
 from recordkit.rules.charlemagne import claim, defence, flow, play, scoring, transcript
@@ -218,14 +219,7 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
             Phase.DEFENDER_DISCARD: "the lone defender's discard is missing",
             Phase.PLAY: f"only {len(state.tricks)} of {TRICKS} tricks are recorded",
         }
-        return [
-            Violation(
-                "DEAL-INCOMPLETE",
-                "charlemagne.trick.count",
-                f'the deal is not complete: {steps[state.phase]}; mark it "status": "abandoned" if play stopped '
-                f"there",
-            )
-        ]
+        return [incomplete(steps[state.phase], "charlemagne.trick.count")]
 
     def score(self, state: CharlemagneState) -> list[int | float] | None:
         """Each seat's score once the deal is over and scorable (charlemagne.score)."""

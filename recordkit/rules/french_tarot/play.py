@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner
+from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner, where_is
+from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.french_tarot.cards import (
     DECK,
     EXCUSE,
@@ -160,13 +161,7 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
 
 def not_held(state: TarotState, seat: int, card: int) -> Violation:
     """PLAY-NOT-HELD, saying where the card really is."""
-    code = DECK.codes[card]
-    if card in state.played_in:
-        why = f"it was already played in trick {state.played_in[card]}"
-    else:
-        holders = [s for s, h in enumerate(state.hands) if h & (1 << card)]
-        why = f"seat {holders[0]} holds it" if holders else "it is not in his hand"
-    return Violation("PLAY-NOT-HELD", "tarot.play.held", f"seat {seat} played {code}, but {why}")
+    return base_not_held(DECK, seat, card, where_is(card, state.hands, state.played_in), "tarot.play.held")
 
 
 def first_lead(state: TarotState, trick: PlayedTrick, card: int, seat: int) -> Violation | None:

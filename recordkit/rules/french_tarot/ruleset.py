@@ -23,6 +23,7 @@ from recordkit.rules.base import (
     at,
     card_list,
     deck_integrity,
+    incomplete,
     size_check,
     unknown_card,
 )
@@ -429,14 +430,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             Phase.DISCARD: f"the discard has {state.discarded} of {DOG_SIZES[state.players]} cards",
             Phase.PLAY: f"only {len(state.tricks)} of {state.tricks_per_deal} tricks are recorded",
         }
-        return [
-            Violation(
-                "DEAL-INCOMPLETE",
-                "tarot.trick.count",
-                f'the deal is not complete: {steps[state.phase]}; mark it "status": "abandoned" if play '
-                f"stopped there",
-            )
-        ]
+        return [incomplete(steps[state.phase], "tarot.trick.count")]
 
     def score(self, state: TarotState) -> list[int | float] | None:
         if state.status == "abandoned" or state.phase != Phase.DONE or not state.scorable:

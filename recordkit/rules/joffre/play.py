@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, PlayedTrick, at
+from recordkit.rules.base import Action, PlayedTrick, at, where_is
+from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.joffre.cards import NO_TRUMP, JoffreCards, nation_name
 from recordkit.rules.joffre.record import is_no_trump
 from recordkit.rules.joffre.state import JoffreState, Phase
@@ -122,13 +123,8 @@ def revoke(cards: JoffreCards, hand: int, trick: Sequence[int], card: int, seat:
 
 def not_held(state: JoffreState, seat: int, card: int) -> Violation:
     """PLAY-NOT-HELD, saying where the card really is."""
-    code = state.cards.deck.codes[card]
-    if card in state.played_in:
-        why = f"it was already played in trick {state.played_in[card]}"
-    else:
-        holders = [s for s, h in enumerate(state.hands) if h & (1 << card)]
-        why = f"seat {holders[0]} holds it" if holders else "it is not in his hand"
-    return Violation("PLAY-NOT-HELD", "joffre.play.held", f"seat {seat} played {code}, but {why}")
+    why = where_is(card, state.hands, state.played_in)
+    return base_not_held(state.cards.deck, seat, card, why, "joffre.play.held")
 
 
 def close_trick(state: JoffreState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:

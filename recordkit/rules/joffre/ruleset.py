@@ -13,7 +13,7 @@ from typing import ClassVar
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Severity, Violation
 from recordkit.model import Call, Result, trick_claims
-from recordkit.rules.base import Action, DealSummary, PlayedTrick, Ruleset, Table, Turn
+from recordkit.rules.base import Action, DealSummary, PlayedTrick, Ruleset, Table, Turn, incomplete
 from recordkit.rules.joffre import auction, ending, play
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
 from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids
@@ -192,13 +192,7 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
             if state.phase == Phase.AUCTION
             else f"only {len(state.tricks)} of {state.cards.hand_size} tricks are recorded"
         )
-        return [
-            Violation(
-                "DEAL-INCOMPLETE",
-                "joffre.trick.count",
-                f'the deal is not complete: {step}; mark it "status": "abandoned" if play stopped there',
-            )
-        ]
+        return [incomplete(step, "joffre.trick.count")]
 
     # --- scores and the end -----------------------------------------------------------------
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner
+from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner, where_is
+from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.karnoffel.cards import SUIT_NAMES, side_of
 from recordkit.rules.karnoffel.powers import winning_index
 from recordkit.rules.karnoffel.state import TRICKS, TRICKS_TO_WIN, KarnoffelState, Phase
@@ -86,10 +87,5 @@ def legal_plays(state: KarnoffelState) -> list[Action]:
 
 def _not_held(state: KarnoffelState, seat: int, card: int) -> Violation:
     """PLAY-NOT-HELD, saying where the card really is."""
-    code = state.cards.code(card)
-    if card in state.played_in:
-        why = f"it was already played in trick {state.played_in[card]}"
-    else:
-        holders = [s for s, hand in enumerate(state.hands) if hand >> card & 1]
-        why = f"seat {holders[0]} holds it" if holders else "nobody was dealt it"
-    return Violation("PLAY-NOT-HELD", "karnoffel.play.held", f"seat {seat} played {code}, but {why}")
+    why = where_is(card, state.hands, state.played_in)
+    return base_not_held(state.cards.deck, seat, card, why, "karnoffel.play.held")

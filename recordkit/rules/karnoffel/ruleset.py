@@ -13,7 +13,16 @@ from typing import ClassVar
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
 from recordkit.model import Result, trick_codes
-from recordkit.rules.base import Action, DealSummary, Ruleset, Table, Turn, card_list, unknown_card
+from recordkit.rules.base import (
+    Action,
+    DealSummary,
+    Ruleset,
+    Table,
+    Turn,
+    card_list,
+    incomplete,
+    unknown_card,
+)
 from recordkit.rules.karnoffel import build, proposals
 from recordkit.rules.karnoffel.cards import POWER_RANKS, cards_of, side_of
 from recordkit.rules.karnoffel.deal import set_up
@@ -187,13 +196,7 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
             where = f"only {len(state.tricks)} of the {TRICKS} tricks are recorded (option play_out)"
         else:
             where = f"only {len(state.tricks)} tricks are recorded and no side has three yet"
-        return [
-            Violation(
-                "DEAL-INCOMPLETE",
-                "karnoffel.trick.count",
-                f'the deal is not complete: {where}; mark it "status": "abandoned" if play stopped there',
-            )
-        ]
+        return [incomplete(where, "karnoffel.trick.count")]
 
     def score(self, state: KarnoffelState) -> list[int | float] | None:
         """The round value to the side that won the deal, once it is over."""

@@ -23,6 +23,8 @@ from recordkit.sources import RawRecord, atomic_output
 from recordkit.validate import RecordReport, Settings, validate_paths
 
 BATCH_DEALS = 4096
+READ_ROWS = 1024
+"""Rows read at a time when converting back: small batches keep memory flat."""
 
 
 @dataclass
@@ -109,7 +111,7 @@ def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
     for part in manifest.parts:
         games = parquet_file(archive / "games" / f"{part}.parquet")
         deals = _deal_rows(parquet_file(archive / "deals" / f"{part}.parquet"), archive / "deals" / part)
-        for batch in games.iter_batches(columns=["game_id", "n_deals", "record"]):
+        for batch in games.iter_batches(batch_size=READ_ROWS, columns=["game_id", "n_deals", "record"]):
             for game_id, n_deals, envelope in zip(
                 batch.column("game_id").to_pylist(),
                 batch.column("n_deals").to_pylist(),
@@ -122,7 +124,7 @@ def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
 
 
 def _deal_rows(deals: Any, where: Path) -> Iterator[tuple[int, str]]:
-    for batch in deals.iter_batches(columns=["game_id", "deal_json"]):
+    for batch in deals.iter_batches(batch_size=READ_ROWS, columns=["game_id", "deal_json"]):
         yield from zip(
             batch.column("game_id").to_pylist(), batch.column("deal_json").to_pylist(), strict=True
         )

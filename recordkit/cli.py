@@ -199,13 +199,16 @@ def generate(
 ) -> None:
     """Generate random legal games, scored by the rules.
 
-    Example: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl
+    Examples: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl ;
+    recordkit generate charlemagne --variant maine
     """
     ruleset = RULESETS.get(game)
     if ruleset is None:
         err.print(f"[red]unknown game {game!r}; recordkit knows: {', '.join(RULESETS)}")
         raise typer.Exit(2)
     options = _options(option or [])
+    if variant is not None:
+        options["variant"] = variant
     try:
         games = [generate_record(ruleset, players, deals, seed + i, options) for i in range(records)]
     except ValueError as error:

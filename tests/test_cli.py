@@ -118,3 +118,14 @@ def test_real_entry_point_never_shows_a_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in result.stdout + result.stderr
     for code in ("RECORD-BAD-JSON", "RECORD-VERSION", "RECORD-SCHEMA", "FILE-UNREADABLE"):
         assert code in result.stdout
+
+
+def test_generate_variant_shorthand(tmp_path: Path) -> None:
+    """`--variant maine` is `-o variant=maine`: Maine Charlemagne games that validate clean."""
+    out = tmp_path / "maine.jsonl"
+    result = runner.invoke(
+        app, ["generate", "charlemagne", "--variant", "maine", "--records", "2", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text().splitlines()[0])["options"]["variant"] == "maine"
+    assert runner.invoke(app, ["validate", str(out)]).exit_code == 0

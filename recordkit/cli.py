@@ -195,6 +195,9 @@ def generate(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Variant option NAME=VALUE.")
     ] = None,
+    variant: Annotated[
+        str | None, typer.Option(help="Shorthand for -o variant=NAME (Charlemagne: maine).")
+    ] = None,
     out_path: Annotated[Path | None, typer.Option("--out", help="Output file (.json or .jsonl).")] = None,
 ) -> None:
     """Generate random legal games, scored by the rules.

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from recordkit.archive.store import ArchiveError, ArchiveWriter, parquet_file, read_manifest
+from recordkit.archive.store import ArchiveError, ArchiveWriter, read_batches, read_manifest
 from recordkit.archive.tables import Rows
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.games import RULESETS
@@ -109,9 +109,11 @@ def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
     """(game_id, canonical record JSON) for every game of an archive, in order, streamed."""
     manifest = read_manifest(archive)
     for part in manifest.parts:
-        games = parquet_file(archive / "games" / f"{part}.parquet")
-        deals = _deal_rows(parquet_file(archive / "deals" / f"{part}.parquet"), archive / "deals" / part)
-        for batch in games.iter_batches(batch_size=READ_ROWS, columns=["game_id", "n_deals", "record"]):
+        games = read_batches(
+            archive / "games" / f"{part}.parquet", ["game_id", "n_deals", "record"], READ_ROWS
+        )
+        deals = _deal_rows(archive / "deals" / f"{part}.parquet")
+        for batch in games:
             for game_id, n_deals, envelope in zip(
                 batch.column("game_id").to_pylist(),
                 batch.column("n_deals").to_pylist(),
@@ -123,8 +125,8 @@ def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
                 yield game_id, orjson.dumps(record)
 
 
-def _deal_rows(deals: Any, where: Path) -> Iterator[tuple[int, str]]:
-    for batch in deals.iter_batches(batch_size=READ_ROWS, columns=["game_id", "deal_json"]):
+def _deal_rows(path: Path) -> Iterator[tuple[int, str]]:
+    for batch in read_batches(path, ["game_id", "deal_json"], READ_ROWS):
         yield from zip(
             batch.column("game_id").to_pylist(), batch.column("deal_json").to_pylist(), strict=True
         )

@@ -14,7 +14,7 @@ import ctypes
 import os
 import shutil
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -88,6 +88,20 @@ def parquet_file(path: Path) -> pq.ParquetFile:
     """Open one Parquet part, turning a corrupt or truncated file into an ArchiveError naming it."""
     try:
         return pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as error:
+        raise ArchiveError(f"{path}: not a readable Parquet file ({error})") from None
+
+
+def read_batches(path: Path, columns: list[str], rows: int) -> Iterator[pa.RecordBatch]:
+    """One Parquet part's columns in batches of `rows`, reading one row group at a time.
+
+    `ParquetFile.iter_batches` keeps memory it has read (pyarrow 26: about 220 MB per million
+    deals); reading row group by row group keeps it flat.
+    """
+    parquet = parquet_file(path)
+    try:
+        for group in range(parquet.num_row_groups):
+            yield from parquet.read_row_group(group, columns=columns).to_batches(max_chunksize=rows)
     except (pa.ArrowException, OSError) as error:
         raise ArchiveError(f"{path}: not a readable Parquet file ({error})") from None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from collections import deque
@@ -53,6 +54,9 @@ def validate(
     violations: Annotated[
         bool, typer.Option("--violations", help="Write an archive's diagnostics as its `violations` table.")
     ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Processes to use; 0 means one per core.")
+    ] = 1,
 ) -> None:
     """Replay every record through the rules and report every violation.
 
@@ -64,12 +68,13 @@ def validate(
     if output not in ("text", "jsonl"):
         raise typer.BadParameter("--format is text or jsonl")
     settings = Settings(strict=not lenient, game=game)
+    jobs = jobs or os.cpu_count() or 1
     if violations:
-        _write_violations(paths, settings)
+        _write_violations(paths, settings, jobs)
     files: set[str | None] = set()
     counts = {"records": 0, "deals": 0, "errors": 0, "warnings": 0}
     unusable = False
-    for item in validate_inputs(paths, settings):
+    for item in validate_inputs(paths, settings, jobs):
         diagnostics = [item] if isinstance(item, Diagnostic) else item.diagnostics
         if isinstance(item, RecordReport):
             counts["records"] += 1
@@ -91,14 +96,14 @@ def validate(
     raise typer.Exit(2 if unusable else 1 if failed else 0)
 
 
-def _write_violations(paths: list[str], settings: Settings) -> None:
+def _write_violations(paths: list[str], settings: Settings, jobs: int) -> None:
     """Validate each archive and store its diagnostics beside its tables (atomically)."""
     for name in paths:
         archive = Path(name)
         if not is_archive(archive):
             err.print(f"[red]--violations needs an archive; {name} is not one")
             raise typer.Exit(2)
-        reports = (r for r in validate_inputs([name], settings) if isinstance(r, RecordReport))
+        reports = (r for r in validate_inputs([name], settings, jobs) if isinstance(r, RecordReport))
         replace_table(archive, "violations", violation_batches(reports), VIOLATIONS)
         err.print(f"wrote {archive / 'violations'}")
 
@@ -251,6 +256,9 @@ def convert(
     strict: Annotated[
         bool, typer.Option("--strict", help="Write nothing if any record is unreadable.")
     ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Processes to use; 0 means one per core.")
+    ] = 1,
 ) -> None:
     """Convert records to a Parquet archive, or an archive back to JSON lines.
 
@@ -274,7 +282,13 @@ def convert(
             return
         with _progress("records", None) as advance:
             report = to_archive(
-                sources, output, append=append, replace=replace, strict=strict, progress=advance
+                sources,
+                output,
+                append=append,
+                replace=replace,
+                strict=strict,
+                progress=advance,
+                jobs=jobs or os.cpu_count() or 1,
             )
     except ArchiveError as error:
         err.print(f"[red]{error}")

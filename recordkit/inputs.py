@@ -11,19 +11,26 @@ from recordkit.archive.convert import archive_raw_records
 from recordkit.archive.store import ArchiveError, is_archive
 from recordkit.archive.tables import VIOLATIONS
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.validate import RecordReport, Settings, validate_paths, validate_record
+from recordkit.sources import RawRecord, raw_records
+from recordkit.validate import RecordReport, Settings, validate_items
 
 
-def validate_inputs(paths: Iterable[str], settings: Settings) -> Iterator[RecordReport | Diagnostic]:
-    """Validate each path: an archive record by record, anything else as record files."""
+def validate_inputs(
+    paths: Iterable[str], settings: Settings, jobs: int = 1
+) -> Iterator[RecordReport | Diagnostic]:
+    """Validate each path: archives record by record, anything else as record files."""
+    return validate_items(input_records(paths), settings, jobs)
+
+
+def input_records(paths: Iterable[str]) -> Iterator[RawRecord | Diagnostic]:
+    """The records of record files, directories and archives, in order, and why any is unreadable."""
     for name in paths:
         path = Path(name)
         if not is_archive(path):
-            yield from validate_paths([name], settings)
+            yield from raw_records([name])
             continue
         try:
-            for raw in archive_raw_records(path):
-                yield validate_record(raw, settings)
+            yield from archive_raw_records(path)
         except ArchiveError as error:
             yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=name))
 

@@ -46,6 +46,15 @@ def record_files(paths: Iterable[str | Path]) -> Iterator[Path | Diagnostic]:
             )
 
 
+def raw_records(paths: Iterable[str | Path]) -> Iterator[RawRecord | Diagnostic]:
+    """Every record of every file named (directories searched), and every file-level problem."""
+    for item in record_files(paths):
+        if isinstance(item, Diagnostic):
+            yield item
+        else:
+            yield from read_records(item)
+
+
 def read_records(path: Path) -> Iterator[RawRecord | Diagnostic]:
     """Every record of one file, in order; JSON lines files are streamed line by line."""
     try:

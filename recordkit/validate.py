@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
@@ -17,8 +18,9 @@ from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.games import RULESETS, ruleset_for
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
+from recordkit.parallel import chunked, ordered_map
 from recordkit.rules.base import Ruleset, Table
-from recordkit.sources import RawRecord, read_records, record_files
+from recordkit.sources import RawRecord, raw_records
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,24 +39,46 @@ class RecordReport:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     record: RecordBase | None = None
     replays: list[DealReplay | None] = field(default_factory=list)
+    deal_count: int | None = None
+    """The number of deals, kept when the record and replays are dropped (see `findings`)."""
 
     @property
     def deals(self) -> int:
         """Number of deals in the record (parsed or not)."""
-        return len(self.replays)
+        return self.deal_count if self.deal_count is not None else len(self.replays)
+
+    def findings(self) -> RecordReport:
+        """Only what was found, without the parsed record and replays: cheap to send between processes."""
+        return RecordReport(self.location, self.diagnostics, deal_count=self.deals)
 
 
-def validate_paths(paths: Iterable[str], settings: Settings) -> Iterator[RecordReport | Diagnostic]:
+def validate_paths(
+    paths: Iterable[str], settings: Settings, jobs: int = 1
+) -> Iterator[RecordReport | Diagnostic]:
     """Every record of every file, as reports; file-level problems as bare diagnostics."""
-    for item in record_files(paths):
-        if isinstance(item, Diagnostic):
-            yield item
-            continue
-        for raw in read_records(item):
-            if isinstance(raw, Diagnostic):
-                yield raw
-            else:
-                yield validate_record(raw, settings)
+    return validate_items(raw_records(paths), settings, jobs)
+
+
+def validate_items(
+    items: Iterable[RawRecord | Diagnostic], settings: Settings, jobs: int = 1
+) -> Iterator[RecordReport | Diagnostic]:
+    """A report for each record, in order; diagnostics pass through.
+
+    With `jobs` > 1 the records are checked on that many processes and the reports carry only
+    their findings (no parsed record or replays)."""
+    if jobs <= 1:
+        for item in items:
+            yield item if isinstance(item, Diagnostic) else validate_record(item, settings)
+        return
+    for found in ordered_map(partial(findings_of, settings), chunked(items), jobs):
+        yield from found
+
+
+def findings_of(settings: Settings, items: list[RawRecord | Diagnostic]) -> list[RecordReport | Diagnostic]:
+    """What validating each record finds (a worker's job); diagnostics pass through."""
+    return [
+        item if isinstance(item, Diagnostic) else validate_record(item, settings).findings() for item in items
+    ]
 
 
 def validate_record(raw: RawRecord, settings: Settings = Settings()) -> RecordReport:

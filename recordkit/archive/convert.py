@@ -14,15 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from recordkit.archive.store import ArchiveError, ArchiveWriter, read_batches, read_manifest
-from recordkit.archive.tables import Rows
+from recordkit.archive.tables import TABLES, Rows
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.games import RULESETS
-from recordkit.sources import RawRecord, atomic_output
-from recordkit.validate import RecordReport, Settings, validate_paths
+from recordkit.parallel import chunked, ordered_map
+from recordkit.sources import RawRecord, atomic_output, raw_records
+from recordkit.validate import RecordReport, Settings, validate_record
 
 BATCH_DEALS = 4096
+"""Deals buffered before they are written as one row group of each table."""
 READ_ROWS = 1024
 """Rows read at a time when converting back: small batches keep memory flat."""
 
@@ -40,6 +44,16 @@ Progress = Callable[[int, int], None]
 """Called with (records, deals) done so far."""
 
 
+@dataclass
+class Converted:
+    """The rows of a chunk of records (game ids counted from 0), and the records left out."""
+
+    batches: dict[str, pa.RecordBatch]
+    games: int
+    deals: int
+    skipped: list[Diagnostic]
+
+
 def to_archive(
     paths: Iterable[str],
     target: Path,
@@ -48,43 +62,67 @@ def to_archive(
     strict: bool = False,
     progress: Progress | None = None,
     batch_deals: int = BATCH_DEALS,
+    jobs: int = 1,
 ) -> ConvertReport:
     """Convert JSON/JSONL files (or directories of them) into the archive at `target`.
 
     Records that cannot be read are reported and skipped (with `strict`, nothing is written).
+    With `jobs` > 1 the records are replayed on that many processes; the archive is the same.
     """
     if target.exists() and not append and not replace:
         raise ArchiveError(f"{target}: exists; use --append to add to it or --replace to replace it")
     writer = ArchiveWriter(target, append=append)
     report = ConvertReport()
-    rows = Rows()
-    game_id = writer.manifest.games
+    buffered: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLES}
+    games = deals = 0
     try:
-        for item in validate_paths(paths, Settings(strict=True)):
-            if isinstance(item, Diagnostic):
-                report.skipped.append(item)
-                continue
-            if not _complete(item):
-                report.skipped += [d for d in item.diagnostics if d.severity == Severity.ERROR]
-                continue
-            rows.add(game_id, item, _source(item.location))
-            game_id += 1
-            report.records += 1
-            report.deals += item.deals
-            if rows.deals >= batch_deals:
-                games, deals = rows.games, rows.deals
-                writer.write(rows.batches(), games, deals)
+        for chunk in ordered_map(rows_of, chunked(raw_records(paths)), jobs):
+            report.skipped += chunk.skipped
+            for name, batch in chunk.batches.items():
+                buffered[name].append(_shift_game_ids(batch, writer.manifest.games + games))
+            games, deals = games + chunk.games, deals + chunk.deals
+            report.records += chunk.games
+            report.deals += chunk.deals
+            if deals >= batch_deals:
+                writer.write(buffered, games, deals)
+                buffered = {name: [] for name in TABLES}
+                games = deals = 0
             if progress is not None:
                 progress(report.records, report.deals)
         if strict and report.skipped:
             raise ArchiveError(f"{len(report.skipped)} record(s) could not be read; nothing was written")
-        games, deals = rows.games, rows.deals
-        writer.write(rows.batches(), games, deals)
+        writer.write(buffered, games, deals)
         writer.commit()
     except BaseException:
         writer.abort()
         raise
     return report
+
+
+def rows_of(items: list[RawRecord | Diagnostic]) -> Converted:
+    """Replay each record and make its rows (a worker's job); unreadable records are left out."""
+    rows = Rows()
+    skipped: list[Diagnostic] = []
+    for item in items:
+        if isinstance(item, Diagnostic):
+            skipped.append(item)
+            continue
+        report = validate_record(item, Settings(strict=True))
+        if _complete(report):
+            rows.add(rows.games, report, _source(item.location))
+        else:
+            skipped += [d for d in report.diagnostics if d.severity == Severity.ERROR]
+    games, deals = rows.games, rows.deals
+    return Converted(rows.batches(), games, deals, skipped)
+
+
+def _shift_game_ids(batch: pa.RecordBatch, offset: int) -> pa.RecordBatch:
+    """A chunk's rows with game ids counted from `offset`, where the chunk lands in the archive."""
+    if offset == 0 or "game_id" not in batch.schema.names:
+        return batch
+    index = batch.schema.get_field_index("game_id")
+    shifted = pc.add(batch.column(index), pa.scalar(offset, batch.schema.field(index).type))
+    return batch.set_column(index, batch.schema.field(index), shifted)
 
 
 def _complete(report: RecordReport) -> bool:

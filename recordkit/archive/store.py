@@ -128,16 +128,17 @@ class ArchiveWriter:
             )
         self.options_seen: dict[str, set[str]] = {}
 
-    def write(self, batches: dict[str, pa.RecordBatch], games: int, deals: int) -> None:
-        """Append one record batch to each table of the new part."""
-        for name, batch in batches.items():
-            if batch.num_rows:
-                self.writers[name].write_batch(batch)
-        games_batch = batches["games"]
-        for game, options in zip(
-            games_batch.column("game").to_pylist(), games_batch.column("options").to_pylist(), strict=True
-        ):
-            self.options_seen.setdefault(game, set()).add(options)
+    def write(self, batches: dict[str, list[pa.RecordBatch]], games: int, deals: int) -> None:
+        """Append the record batches of each table to the new part, as one row group per table."""
+        for name, parts in batches.items():
+            rows = pa.Table.from_batches(parts, schema=TABLES[name])
+            if rows.num_rows:
+                self.writers[name].write_table(rows, row_group_size=rows.num_rows)
+        for part in batches["games"]:
+            for game, options in zip(
+                part.column("game").to_pylist(), part.column("options").to_pylist(), strict=True
+            ):
+                self.options_seen.setdefault(game, set()).add(options)
         self.manifest.games += games
         self.manifest.deals += deals
 

@@ -1,0 +1,62 @@
+"""Per-record work on a pool of processes (`--jobs`), results in input order, memory bounded.
+
+Records go to the workers in chunks; at most two chunks per worker are in flight, so a file of
+millions of records never queues up in memory. With one job everything runs in this process,
+through the same functions.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
+from typing import TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+CHUNK_RECORDS = 32
+"""Records sent to a worker at a time: enough to amortise the hand-over, small enough to stream."""
+
+
+def chunked(items: Iterable[Item], size: int = CHUNK_RECORDS) -> Iterator[list[Item]]:
+    """The items in lists of `size` (the last one shorter)."""
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def ordered_map(
+    function: Callable[[list[Item]], Result], chunks: Iterable[list[Item]], jobs: int = 1
+) -> Iterator[Result]:
+    """`function` over each chunk, results in the chunks' order, on `jobs` processes.
+
+    `function` must be picklable (a module-level function or a partial of one), and a program that
+    calls this with `jobs` > 1 guards its main module (`if __name__ == "__main__":`). Workers start
+    with forkserver, not fork: the parent may already run pyarrow's threads, which fork does not
+    copy. The server imports `function`'s module once, so that each worker starts warm.
+    """
+    if jobs <= 1:
+        yield from map(function, chunks)
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([_module_of(function)])
+    pool = ProcessPoolExecutor(jobs, mp_context=context)
+    pending: deque[Future[Result]] = deque()
+    try:
+        for chunk in chunks:
+            pending.append(pool.submit(function, chunk))
+            if len(pending) >= 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _module_of(function: Callable[..., object]) -> str:
+    """The module that defines a function (or the function a partial wraps)."""
+    inner = getattr(function, "func", function)
+    return str(inner.__module__)

@@ -1,0 +1,84 @@
+"""`--jobs`: several processes give exactly what one process gives, in the same order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow.parquet as pq
+from typer.testing import CliRunner
+
+from recordkit.archive import archive_records, to_archive
+from recordkit.cli import app
+from recordkit.diagnostics import Diagnostic
+from recordkit.parallel import chunked, ordered_map
+from recordkit.validate import RecordReport, Settings, validate_paths
+from tests.helpers import generated
+from tests.test_tarot_properties import illegal_swaps, put_card
+
+ROOT = Path(__file__).parent.parent
+runner = CliRunner()
+
+
+def findings(items: list[RecordReport | Diagnostic]) -> list[tuple[Any, ...]]:
+    """Everything a report says, in order: where, how many deals, and each diagnostic."""
+    out: list[tuple[Any, ...]] = []
+    for item in items:
+        if isinstance(item, Diagnostic):
+            out.append(("file", item.as_dict()))
+        else:
+            out.append((item.location, item.deals, [d.as_dict() for d in item.diagnostics]))
+    return out
+
+
+def corrupted_records() -> list[dict[str, Any]]:
+    """Generated games of 3, 4 and 5 players, every third one with an illegal card swapped in."""
+    records = [generated(players, seed, deals=3) for players in (3, 4, 5) for seed in range(12)]
+    for record in records[::3]:
+        for deal_index, trick, position, illegal, original, later in illegal_swaps(record)[:1]:
+            tricks = record["deals"][deal_index]["tricks"]
+            put_card(tricks, trick, position, illegal)
+            put_card(tricks, later[0], later[1], original)
+    return records
+
+
+def test_chunks_come_back_in_order() -> None:
+    assert list(chunked(range(7), 3)) == [[0, 1, 2], [3, 4, 5], [6]]
+    sums = [sum(chunk) for chunk in chunked(range(100), 7)]
+    assert list(ordered_map(sum, chunked(range(100), 7), jobs=2)) == sums
+
+
+def test_two_jobs_report_exactly_what_one_job_reports(tmp_path: Path) -> None:
+    """Same diagnostics, same places, same order, on generated games with violations and on the
+    invalid samples (broken JSON, truncated files, unknown games) alike."""
+    source = tmp_path / "games.jsonl"
+    source.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in corrupted_records()))
+    paths = [str(source), str(ROOT / "samples" / "invalid"), str(ROOT / "samples" / "french-tarot")]
+    alone = findings(list(validate_paths(paths, Settings())))
+    together = findings(list(validate_paths(paths, Settings(), jobs=2)))
+    assert together == alone
+    assert any(diagnostics for _where, _deals, diagnostics in alone[:30])
+
+
+def test_validate_cli_with_jobs_gives_the_same_output(tmp_path: Path) -> None:
+    source = tmp_path / "games.jsonl"
+    source.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in corrupted_records()))
+    one = runner.invoke(app, ["validate", str(source), "--format", "jsonl"])
+    two = runner.invoke(app, ["validate", str(source), "--format", "jsonl", "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 1
+    assert one.stdout == two.stdout and one.stdout.count("\n") >= 12
+
+
+def test_an_archive_converted_with_two_jobs_is_the_same(tmp_path: Path) -> None:
+    """Game ids, rows and round trip are independent of the number of processes."""
+    source = tmp_path / "games.jsonl"
+    source.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in corrupted_records()))
+    to_archive([str(source)], tmp_path / "one", batch_deals=20)
+    report = to_archive([str(source)], tmp_path / "two", batch_deals=20, jobs=2)
+    assert report.records == 36 and not report.skipped
+    for table in ("games", "deals", "calls", "plays", "scores"):
+        one = pq.read_table(tmp_path / "one" / table / "part-00000.parquet")
+        two = pq.read_table(tmp_path / "two" / table / "part-00000.parquet")
+        assert one.equals(two), table
+    assert list(archive_records(tmp_path / "two")) == list(archive_records(tmp_path / "one"))

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+PLAIN_GROUP = re.compile(r"[A-Z0-9]+(?: [A-Z0-9]+)*")
+"""Upper-case codes separated by single spaces: a group that splitting and upper-casing leave as is."""
 
 
 class CardError(ValueError):
@@ -34,12 +36,16 @@ class Deck:
     ranks: tuple[int, ...]
     aliases: dict[str, str] = field(default_factory=dict)
     index: dict[str, int] = field(init=False, repr=False, compare=False)
+    canonical_group: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    """Matches (fullmatch) a card group already in canonical form: canonical codes, single spaces."""
 
     def __post_init__(self) -> None:
         index = {code: i for i, code in enumerate(self.codes)}
         for alias, code in self.aliases.items():
             index.setdefault(alias, index[code])
         object.__setattr__(self, "index", index)
+        code = "(?:" + "|".join(sorted(map(re.escape, self.codes), key=len, reverse=True)) + ")"
+        object.__setattr__(self, "canonical_group", re.compile(f"{code}(?: {code})*"))
 
     def __len__(self) -> int:
         return len(self.codes)

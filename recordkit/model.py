@@ -29,7 +29,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from recordkit.cards import Deck, split_codes
+from recordkit.cards import PLAIN_GROUP, Deck, split_codes
 
 FORMAT_NAME = "recordkit"
 FORMAT_VERSION = "1.0"
@@ -48,6 +48,8 @@ def parse_version(text: object) -> tuple[int, int] | None:
 
 def _join_codes(value: Any) -> Any:
     """A card group given as a string or a list, as one space-separated upper-case string."""
+    if isinstance(value, str) and PLAIN_GROUP.fullmatch(value):
+        return value
     if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
         return " ".join(code.upper() for code in split_codes(value))
     raise PydanticCustomError(
@@ -227,6 +229,8 @@ class Call(Compact):
 
 def canonical_cards(deck: Deck, text: str) -> str:
     """A card group with every known code in its canonical spelling; unknown codes are kept."""
+    if deck.canonical_group.fullmatch(text):
+        return text
     return " ".join(canonical_code(deck, code) for code in text.split())
 
 

@@ -31,6 +31,10 @@ def suit_of(card: int) -> int:
     return TRUMP_SUIT if card < EXCUSE else EXCUSE_SUIT
 
 
+SUITS = tuple(suit_of(card) for card in range(EXCUSE + 1))
+"""suit_of for every card id, as a table (the play loop's lookup)."""
+
+
 def rank_of(card: int) -> int:
     """1..14 in a plain suit (14 = King), 1..21 for trumps, 0 for the Excuse."""
     if card < FIRST_TRUMP:

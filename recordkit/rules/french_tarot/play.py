@@ -15,7 +15,9 @@ from recordkit.rules.french_tarot.cards import (
     DECK,
     EXCUSE,
     EXCUSE_BIT,
+    FIRST_TRUMP,
     SUIT_MASKS,
+    SUITS,
     TRUMP_SUIT,
     TRUMPS,
     TRUMPS_ABOVE,
@@ -37,8 +39,7 @@ def suit_setter(trick: Sequence[int]) -> int | None:
 
 def highest_trump(trick: Sequence[int]) -> int | None:
     """The highest trump in the trick so far, if any (trump ids grow with rank)."""
-    trumps = [card for card in trick if suit_of(card) == TRUMP_SUIT]
-    return max(trumps) if trumps else None
+    return max((card for card in trick if FIRST_TRUMP <= card < EXCUSE), default=None)
 
 
 def legal_mask(hand: int, trick: Sequence[int]) -> int:
@@ -46,7 +47,7 @@ def legal_mask(hand: int, trick: Sequence[int]) -> int:
     led = suit_setter(trick)
     if led is None:
         return hand
-    led_suit = suit_of(led)
+    led_suit = SUITS[led]
     if led_suit != TRUMP_SUIT:
         following = hand & SUIT_MASKS[led_suit]
         if following:
@@ -121,8 +122,8 @@ def winning_index(trick: Sequence[int]) -> int:
     led = suit_setter(trick)
     if led is None:
         return 0
-    led_suit = suit_of(led)
-    best = max(card for card in trick if suit_of(card) == led_suit)
+    led_suit = SUITS[led]
+    best = max(card for card in trick if SUITS[card] == led_suit)
     return trick.index(best)
 
 

@@ -16,6 +16,7 @@ from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
 from recordkit.engine import steps
 from recordkit.games import RULESETS
 from recordkit.model import RecordBase
+from recordkit.recorder import Recorder, RefusedError
 from recordkit.rules.base import Action
 from recordkit.sources import RawRecord
 from recordkit.validate import Settings, validate_record
@@ -41,6 +42,8 @@ __all__ = [
     "RULESETS",
     "Diagnostic",
     "RecordError",
+    "Recorder",
+    "RefusedError",
     "Severity",
     "__version__",
     "dump",

@@ -219,6 +219,14 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """The deal model with these actions written in (the inverse of `compile`)."""
 
     @abstractmethod
+    def write_action(self, table: Table, deal: DealT, state: StateT, text: str, seat: int | None) -> DealT:
+        """The deal with one more action written in after what it holds: `text` typed in record
+        notation (a call's name, a card's code, an announcement) by `seat`, or by whoever acts in
+        `state` when None. This is how the live recorder reads input: the deal model and `compile`
+        then read the text with their aliases and diagnostics, exactly as in a record. Raises
+        pydantic's ValidationError when the text does not fit the deal's model."""
+
+    @abstractmethod
     def next_dealer(self, table: Table, dealer: int, previous: StateT | None = None) -> int:
         """Who deals after `dealer`; `previous` is that deal's final state when it was replayed."""
 
@@ -283,6 +291,19 @@ def check_winner(
             expected=f"seat {trick.winner}",
         )
     ]
+
+
+def add_card(tricks: list[Any], code: str, trick_open: bool) -> list[Any]:
+    """Tricks as written (JSON form) with one more card: in the trick in progress, or opening the next."""
+    if not trick_open or not tricks:
+        return [*tricks, code]
+    last = tricks[-1]
+    if isinstance(last, dict):
+        cards = last["cards"]
+        last = {**last, "cards": f"{cards} {code}" if isinstance(cards, str) else [*cards, code]}
+    else:
+        last = f"{last} {code}"
+    return [*tricks[:-1], last]
 
 
 def where_is(card: int, hands: Sequence[int], played_in: dict[int, int]) -> str:

@@ -356,6 +356,13 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         """The deal model with these actions written in."""
         return transcript.record_deal(table, dealt, actions)
 
+    def write_action(
+        self, table: Table, deal: CharlemagneDeal, state: CharlemagneState, text: str, seat: int | None
+    ) -> CharlemagneDeal:
+        """A call, an exchanged or discarded card, a trump, a defender's answer, a card played, a knock
+        or a claim, written where the record keeps it (see `transcript.write_typed`)."""
+        return transcript.write_typed(table, deal, state, text, seat)
+
     # --- views --------------------------------------------------------------------------------
 
     def summary(self, state: CharlemagneState) -> DealSummary:

@@ -7,17 +7,19 @@ between them at their places, and a claim last.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from recordkit.cards import Deck
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_codes
-from recordkit.rules.base import Action, Table, card_list, unknown_card
+from recordkit.rules.base import Action, Table, add_card, card_list, unknown_card
 from recordkit.rules.charlemagne.auction import winning_call
 from recordkit.rules.charlemagne.bids import DEFENCE_CALLS, INDEX, LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, SUIT_LETTERS
-from recordkit.rules.charlemagne.record import CharlemagneDeal, Claim, Knock
+from recordkit.rules.charlemagne.record import SUIT_ALIASES, CharlemagneDeal, Claim, Knock
+from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 
 Rehearsal = Callable[[CharlemagneDeal, list[Action]], tuple[int | None, list[Violation]]]
 """Replays a deal's actions up to the first card: how many players are in the play, and what those
@@ -210,3 +212,76 @@ def _next_defender(variant: str, deal: CharlemagneDeal, answers: list[Call]) -> 
             call.seat if call.seat is not None else next((s for s in order if s not in answered), None)
         )
     return next((seat for seat in order if seat not in answered), None)
+
+
+_KNOCK_PLACE = re.compile(r"^after card (\d+) of trick (\d+)$")
+
+
+def write_typed(
+    table: Table, deal: CharlemagneDeal, state: CharlemagneState, text: str, seat: int | None
+) -> CharlemagneDeal:
+    """The deal with one typed action written in: the step in progress says which field it goes to."""
+    data = deal.model_dump(mode="json", exclude_none=True)
+    words = text.split()
+    head = words[0].lower() if words else ""
+    phase = state.phase
+    if phase == Phase.AUCTION:
+        data["auction"].append(_call(text, seat))
+    elif phase == Phase.PARTNER_CARD and text.strip().lower() in SUIT_ALIASES:
+        data["trump"] = text
+    elif phase == Phase.PARTNER_CARD:
+        field = "discard" if _takes_kitty(table, state, text, seat) else "partner_card"
+        data[field] = f"{data.get(field, '')} {text}".strip()
+    elif phase in (Phase.DISCARD, Phase.DEFENDER_DISCARD):
+        field = "discard" if phase == Phase.DISCARD else "defender_discard"
+        data[field] = f"{data.get(field, '')} {text}".strip()
+    elif phase == Phase.TRUMP:
+        data["trump"] = text
+    elif phase == Phase.DEFENCE:
+        data.setdefault("defence", []).append(_call(text, seat))
+    elif phase == Phase.DEFENDER_CARD:
+        data["defender_card"] = text
+    elif head == "knock":
+        data.setdefault("knocks", []).append(_knock(state, " ".join(words[1:]), seat))
+    elif head == "claim":
+        claim: dict[str, object] = {"seat": seat if seat is not None else state.to_play()}
+        if len(words) > 1:
+            claim["tricks"] = " ".join(words[1:])
+        data["claim"] = claim
+    else:
+        trick_open = state.current is not None and bool(state.current.cards)
+        data["tricks"] = add_card(data["tricks"], text, trick_open)
+    return CharlemagneDeal.model_validate(data)
+
+
+def _call(text: str, seat: int | None) -> str | dict[str, object]:
+    """A call in record form, with its seat when one was given."""
+    return text if seat is None else {"call": text, "seat": seat}
+
+
+def _takes_kitty(table: Table, state: CharlemagneState, text: str, seat: int | None) -> bool:
+    """Gros Charlemagne's choice: a card the bidder discards (he took the kitty) rather than one his
+    partner passes him; told by the seat that acted, else by who holds the card."""
+    if state.contract.exchange != "kitty_or_partner" or state.bidder is None:
+        return False
+    if seat is not None:
+        return seat == state.bidder
+    card = table.deck.index.get(text.strip().upper())
+    partner = state.partner(state.bidder)
+    return card is None or not state.hands[partner] >> card & 1
+
+
+def _knock(state: CharlemagneState, place: str, seat: int | None) -> dict[str, object]:
+    """A knock where the play stands now (or at the place typed: `after card 2 of trick 3`), by the
+    seat that played the last card unless another is given."""
+    current = state.current if state.current is not None and state.current.cards else None
+    last = current or (state.tricks[-1] if state.tricks else None)
+    trick = len(state.tricks) + (1 if current is not None or last is None else 0)
+    after = len(last.cards) if last is not None else 0
+    typed = _KNOCK_PLACE.match(place.strip().lower())
+    if typed is not None:
+        after, trick = int(typed[1]), int(typed[2])
+    elif place.strip():
+        return {"seat": seat, "trick": place}  # not a place: the model says so
+    knocker = seat if seat is not None else (last.seats[-1] if last is not None and last.seats else None)
+    return {"seat": knocker, "trick": trick, "after": after}

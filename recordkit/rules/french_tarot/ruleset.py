@@ -20,6 +20,7 @@ from recordkit.rules.base import (
     Ruleset,
     Table,
     Turn,
+    add_card,
     at,
     card_list,
     deck_integrity,
@@ -495,6 +496,30 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         deal.tricks = [DECK.format(plays[i : i + n]) for i in range(0, len(plays), n)]
         return deal
 
+    def write_action(
+        self, table: Table, deal: TarotDeal, state: TarotState, text: str, seat: int | None
+    ) -> TarotDeal:
+        """A call, the called card, a discarded card, an announcement (`poignee simple T21 ...`,
+        `slam`, `misere trumps`) or a card played, written where the record keeps it."""
+        data = deal.model_dump(mode="json", exclude_none=True)
+        turn = self.turn(state)
+        kinds = turn.kinds if turn is not None else frozenset()
+        words = text.split()
+        announced = ANNOUNCEMENT_WORDS.get(words[0].lower()) if words else None
+        if announced is not None:
+            who = seat if seat is not None else (turn.seat if turn is not None else None)
+            data["announcements"].append(_typed_announcement(announced, words[1:], who))
+        elif "bid" in kinds:
+            data["auction"].append(text if seat is None else {"call": text, "seat": seat})
+        elif "call" in kinds:
+            data["call"] = text
+        elif "discard" in kinds:
+            data["discard"] = f"{data.get('discard', '')} {text}".strip()
+        else:
+            trick_open = state.current is not None and bool(state.current.cards)
+            data["tricks"] = add_card(data["tricks"], text, trick_open)
+        return TarotDeal.model_validate(data)
+
     def result(self, scores: list[int | float]) -> TarotResult:
         return TarotResult(scores=scores)
 
@@ -560,6 +585,31 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
 BID_WEIGHTS = (6.0, 3.0, 2.0, 0.5, 0.25)
 """Generator weights for pass, petite, garde, garde sans, garde contre."""
+
+
+ANNOUNCEMENT_WORDS = {
+    "poignee": "poignee",
+    "poignée": "poignee",
+    "handful": "poignee",
+    "slam": "slam",
+    "chelem": "slam",
+    "misere": "misere",
+    "misère": "misere",
+}
+"""The words that open a typed announcement, and the announcement each stands for."""
+
+
+def _typed_announcement(kind: str, words: list[str], seat: int | None) -> dict[str, object]:
+    """A typed announcement in record form: `poignee LEVEL CARDS...`, `slam`, `misere KIND`."""
+    data: dict[str, object] = {"type": kind}
+    if seat is not None:
+        data["seat"] = seat
+    if kind == "poignee" and words:
+        data["level"] = words[0].lower()
+        data["cards"] = " ".join(words[1:])
+    elif words:  # a misère's kind; after a slam, words the model then reports as unknown
+        data["kind"] = " ".join(words).lower()
+    return data
 
 
 def _announcement_model(action: Action) -> Poignee | Slam | Misere:

@@ -13,7 +13,16 @@ from typing import ClassVar
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Severity, Violation
 from recordkit.model import Call, Result, trick_claims
-from recordkit.rules.base import Action, DealSummary, PlayedTrick, Ruleset, Table, Turn, incomplete
+from recordkit.rules.base import (
+    Action,
+    DealSummary,
+    PlayedTrick,
+    Ruleset,
+    Table,
+    Turn,
+    add_card,
+    incomplete,
+)
 from recordkit.rules.joffre import auction, ending, play
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
 from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids
@@ -263,6 +272,18 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         n = table.players
         deal.tricks = [table.deck.format(plays[i : i + n]) for i in range(0, len(plays), n)]
         return deal
+
+    def write_action(
+        self, table: Table, deal: JoffreDeal, state: JoffreState, text: str, seat: int | None
+    ) -> JoffreDeal:
+        """A call (`pass`, `6`, `6 no trump`) in the auction, else a card in the trick in progress."""
+        data = deal.model_dump(mode="json", exclude_none=True)
+        if state.phase == Phase.AUCTION:
+            data["auction"].append(text if seat is None else {"call": text, "seat": seat})
+        else:
+            trick_open = state.current is not None and bool(state.current.cards)
+            data["tricks"] = add_card(data["tricks"], text, trick_open)
+        return JoffreDeal.model_validate(data)
 
     # --- views ------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from recordkit.rules.base import (
     Ruleset,
     Table,
     Turn,
+    add_card,
     card_list,
     incomplete,
     unknown_card,
@@ -271,3 +272,17 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
     def record_deal(self, table: Table, dealt: KarnoffelDeal, actions: Sequence[Action]) -> KarnoffelDeal:
         """The deal with its windows and tricks written in."""
         return build.record_deal(table, dealt, actions)
+
+    def write_action(
+        self, table: Table, deal: KarnoffelDeal, state: KarnoffelState, text: str, seat: int | None
+    ) -> KarnoffelDeal:
+        """A word (`pass`, `raise`, `accept`, `surrender`) in the open window, else a card played."""
+        data = deal.model_dump(mode="json", exclude_none=True)
+        if state.phase == Phase.WINDOWS:
+            windows = data["proposals"]
+            windows += [[] for _ in range(state.window - len(windows))]
+            windows[state.window - 1].append(text if seat is None else {"call": text, "seat": seat})
+        else:
+            trick_open = state.current is not None and bool(state.current.cards)
+            data["tricks"] = add_card(data["tricks"], text, trick_open)
+        return KarnoffelDeal.model_validate(data)

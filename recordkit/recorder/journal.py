@@ -1,0 +1,141 @@
+"""The recorder's journal: one JSON line per accepted step, on disk before the step returns.
+
+The first line is a header naming the game; every later line is one entry (a deal dealt, an
+action, an undo, an abandoned deal). Each line is flushed and fsync'ed as it is written, so a
+crash loses at most the step that was being written, and that step never returned. A last line
+cut short by a crash is dropped with a warning when the journal is read back (spec/RECORDER.md).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import orjson
+
+JOURNAL_NAME = "recordkit-journal"
+JOURNAL_VERSION = 1
+
+
+class JournalError(ValueError):
+    """A journal that cannot be read back or written: the message says where and why."""
+
+
+@dataclass(slots=True)
+class Contents:
+    """What a journal holds: its header, its entries in order, and warnings about a torn last line."""
+
+    header: dict[str, Any]
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    good_size: int = 0
+    """Bytes up to the end of the last complete line (the rest is cut off before appending)."""
+
+
+class Journal:
+    """An open journal file that entries are appended to, each one durable when `append` returns."""
+
+    def __init__(self, path: Path, handle: BinaryIO) -> None:
+        self.path = path
+        self._handle = handle
+
+    @classmethod
+    def create(cls, path: Path, header: dict[str, Any]) -> Journal:
+        """A new journal starting with `header`; an existing file is never overwritten."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            handle = path.open("xb")
+        except FileExistsError:
+            raise JournalError(f"{path} already exists; resume from it or choose another journal") from None
+        journal = cls(path, handle)
+        journal.append({"journal": JOURNAL_NAME, "version": JOURNAL_VERSION, **header})
+        _sync_directory(path.parent)
+        return journal
+
+    @classmethod
+    def reopen(cls, path: Path, contents: Contents) -> Journal:
+        """The journal opened for appending after `read`, with any torn last line cut off."""
+        handle = path.open("r+b")
+        handle.truncate(contents.good_size)
+        if contents.good_size:
+            handle.seek(contents.good_size - 1)
+            if handle.read(1) != b"\n":  # a complete last entry whose line end was not written
+                handle.write(b"\n")
+        handle.seek(0, os.SEEK_END)
+        return cls(path, handle)
+
+    def append(self, entry: dict[str, Any]) -> None:
+        """Write one entry as a line, and return only once it is on disk."""
+        self._handle.write(orjson.dumps(entry) + b"\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        """Close the file (every entry is already on disk)."""
+        self._handle.close()
+
+
+def read(path: Path) -> Contents:
+    """The header and entries of a journal; a torn last line is left out with a warning."""
+    try:
+        content = path.read_bytes()
+    except OSError as error:
+        raise JournalError(f"cannot read the journal {path}: {error.strerror}") from None
+    lines = content.split(b"\n")
+    contents: Contents | None = None
+    offset = 0
+    for number, line in enumerate(lines, start=1):
+        end = offset + len(line) + 1
+        last = all(not rest.strip() for rest in lines[number:])
+        if not line.strip():
+            offset = end
+            continue
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            if not last:
+                raise JournalError(f"{path}, line {number}: not a journal entry (not JSON)") from None
+            if contents is None:
+                raise JournalError(f"{path}: the header line is cut short; nothing was recorded") from None
+            contents.warnings.append(
+                f"{path}, line {number}: the last entry was cut short (the recording stopped while writing "
+                f"it) and is ignored"
+            )
+            break
+        if not isinstance(value, dict):
+            raise JournalError(f"{path}, line {number}: a journal entry is a JSON object")
+        if contents is None:
+            contents = Contents(_header(path, value))
+        else:
+            contents.entries.append(value)
+        offset = end
+        contents.good_size = min(end, len(content))
+    if contents is None:
+        raise JournalError(f"{path} is empty; it is not a recordkit journal")
+    return contents
+
+
+def _header(path: Path, value: dict[str, Any]) -> dict[str, Any]:
+    """The header line, checked for the journal's name and a version this recordkit reads."""
+    if value.get("journal") != JOURNAL_NAME:
+        raise JournalError(f"{path} is not a recordkit journal (its first line does not say so)")
+    if value.get("version") != JOURNAL_VERSION:
+        raise JournalError(
+            f"{path} is a journal of version {value.get('version')!r}; this recordkit reads version "
+            f"{JOURNAL_VERSION}"
+        )
+    return value
+
+
+def _sync_directory(folder: Path) -> None:
+    """Make a new file's name durable too (POSIX); a no-op where directories cannot be opened."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)

@@ -1,0 +1,482 @@
+"""Recording a game live: each action checked by its ruleset as it happens, journaled to disk.
+
+The recorder knows no game. It asks the ruleset whose turn it is and what is legal, has it write
+each typed action into the deal's record form (`Ruleset.write_action`) and read it back with
+`compile`, and replays it with `advance`, so that an illegal action gets the very diagnostic the
+validator gives for it in a record. Finished deals are scored and totalled as the generator does.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from recordkit.codec import dumps
+from recordkit.diagnostics import Diagnostic, Location, Severity, Violation, from_violation
+from recordkit.games import RULESETS
+from recordkit.model import RecordBase
+from recordkit.recorder.journal import Journal, JournalError, read
+from recordkit.recorder.live import LiveDeal, Step, errors, in_progress, replay, rewrite
+from recordkit.rules.base import Action, PlayedTrick, Ruleset, Turn
+from recordkit.sources import write_atomic
+from recordkit.validate import json_path
+
+_SEAT_PREFIX = re.compile(r"^\s*(\d+)\s*:\s*(.*)$", re.S)
+
+
+class RefusedError(Exception):
+    """What was asked is not recorded: an illegal action (with the validator's diagnostics for it),
+    unreadable input, or a step out of place. `accepted` counts the entries of a line that were."""
+
+    def __init__(self, diagnostics: list[Diagnostic], accepted: int = 0) -> None:
+        self.diagnostics = diagnostics
+        self.accepted = accepted
+        super().__init__("; ".join(d.message for d in diagnostics))
+
+
+def refusal(message: str) -> RefusedError:
+    """A refusal that is the recorder's own (not a rule of the game): out of turn, out of place."""
+    return RefusedError([Diagnostic("RECORDER-INPUT", Severity.ERROR, message)])
+
+
+class Recorder:
+    """A game recorded live, deal by deal and action by action, journaled if given a journal path.
+
+    >>> rec = Recorder("joffre", ["Anne", "Bruno", "Claire", "Denis"], journal="game.journal")
+    >>> rec.deal(hands=["E7 F7 ...", ...])     # or rec.deal_random(random.Random(1))
+    >>> rec.act("6"); rec.act("pass"); rec.legal()
+    """
+
+    def __init__(
+        self,
+        game: str,
+        players: list[str],
+        options: dict[str, Any] | None = None,
+        *,
+        dealer: int = 0,
+        journal: str | Path | None = None,
+        keep_irregular: bool = False,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        ruleset = RULESETS.get(game)
+        if ruleset is None:
+            raise ValueError(f"unknown game {game!r}; recordkit knows: {', '.join(RULESETS)}")
+        try:
+            opts = ruleset.Options.model_validate(options or {})
+        except ValidationError as error:
+            raise ValueError("; ".join(_option_problem(e) for e in error.errors(include_url=False))) from None
+        table, problems = ruleset.table(opts, len(players))
+        if table is None:
+            raise ValueError("; ".join(p.message for p in problems))
+        if not 0 <= dealer < len(players):
+            raise ValueError(f"the first dealer is a seat from 0 to {len(players) - 1}, not {dealer}")
+        self.ruleset: Ruleset[Any, Any, Any] = ruleset
+        self.table = table
+        self.players = list(players)
+        self.keep_irregular = keep_irregular
+        self.meta: dict[str, Any] = meta if meta is not None else {"source": "recordkit record"}
+        self.first_dealer = dealer
+        self.warnings: list[str] = []
+        """What resuming found in the journal: a last entry cut short by a crash."""
+        self._deals: list[LiveDeal] = []
+        self._replaying = False
+        self._journal: Journal | None = None
+        if journal is not None:
+            header = {
+                "game": game,
+                "players": self.players,
+                "options": opts.model_dump(mode="json"),
+                "dealer": dealer,
+                "keep_irregular": keep_irregular,
+                "meta": self.meta,
+            }
+            self._journal = Journal.create(Path(journal), header)
+
+    # --- resuming ---------------------------------------------------------------------------
+
+    @classmethod
+    def resume(cls, journal: str | Path, keep_irregular: bool | None = None) -> Recorder:
+        """The recorder exactly as it was after the last entry of its journal, appending to it again.
+
+        A last entry cut short by a crash is dropped (see `warnings`); anything else unreadable is a
+        JournalError naming the line."""
+        path = Path(journal)
+        contents = read(path)
+        header = contents.header
+        try:
+            recorder = cls(
+                header["game"],
+                header["players"],
+                header.get("options"),
+                dealer=header.get("dealer", 0),
+                keep_irregular=header.get("keep_irregular", False)
+                if keep_irregular is None
+                else keep_irregular,
+                meta=header.get("meta"),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise JournalError(f"{path}: the header does not start a game: {error}") from None
+        recorder.warnings = list(contents.warnings)
+        recorder._replaying = True
+        for number, entry in enumerate(contents.entries, start=1):
+            try:
+                recorder._replay(entry)
+            except (RefusedError, KeyError, TypeError) as error:
+                raise JournalError(f"{path}, entry {number} ({entry}): {error}") from None
+        recorder._replaying = False
+        recorder._journal = Journal.reopen(path, contents)
+        return recorder
+
+    def _replay(self, entry: dict[str, Any]) -> None:
+        """Carry out one journal entry through the same steps as when it was recorded."""
+        if "deal" in entry:
+            self._start_deal(entry["deal"])
+        elif "act" in entry:
+            self._act_one(entry["act"], entry.get("seat"))
+        elif "undo" in entry:
+            self._undo()
+        elif "abandon" in entry:
+            self._abandon()
+        else:
+            raise refusal("not a journal entry: it names no deal, action, undo or abandon")
+
+    # --- where the game stands --------------------------------------------------------------
+
+    @property
+    def current(self) -> LiveDeal | None:
+        """The deal in progress, if any."""
+        return self._deals[-1] if self._deals and self._deals[-1].end is None else None
+
+    @property
+    def deals(self) -> list[LiveDeal]:
+        """Every deal so far, the one in progress last."""
+        return list(self._deals)
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal in progress, or of the next one (from 1)."""
+        return len(self._deals) + (0 if self.current is not None else 1)
+
+    @property
+    def dealer(self) -> int:
+        """Who deals the deal in progress, or the next one, by the game's rotation."""
+        if self.current is not None:
+            return int(self.current.dealt.dealer)
+        if not self._deals:
+            return self.first_dealer
+        last = self._deals[-1]
+        return self.ruleset.next_dealer(self.table, last.dealt.dealer, last.state)
+
+    @property
+    def totals(self) -> list[int | float]:
+        """The running totals after the last finished deal."""
+        finished = [d for d in self._deals if d.end is not None]
+        return finished[-1].totals() if finished else [0] * self.table.players
+
+    @property
+    def over(self) -> bool:
+        """True once the game has been won (the rules' target reached); games of a fixed number of
+        deals never end by themselves."""
+        if not self._deals or self._deals[-1].end is None:
+            return False
+        return self.ruleset.game_over(self.table, self.totals, self._deals[-1].state)
+
+    @property
+    def turn(self) -> Turn | None:
+        """Whose turn it is in the deal in progress and what kinds of action are open; None between deals."""
+        live = self.current
+        return self.ruleset.turn(live.state) if live is not None else None
+
+    @property
+    def flags(self) -> list[Diagnostic]:
+        """Every irregularity recorded so far (kept by keep_irregular), deal by deal."""
+        return [flag for live in self._deals for flag in live.flags]
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now, as the ruleset gives them."""
+        live = self.current
+        return self.ruleset.legal(live.state) if live is not None else []
+
+    def legal(self) -> list[str]:
+        """The legal actions now in record notation, `SEAT: ` first when another seat than the one
+        whose turn it is may act; each is accepted as it is by `act`."""
+        return [self.notation(action) for action in self.legal_actions()]
+
+    def notation(self, action: Action) -> str:
+        """An action as it is typed: its record notation, after its seat when not the turn's."""
+        text = self.ruleset.describe(self.table, action)
+        turn = self.turn
+        if action.seat is not None and (turn is None or turn.seat != action.seat):
+            return f"{action.seat}: {text}"
+        return text
+
+    def trick_so_far(self) -> list[tuple[int | None, str]]:
+        """The cards of the trick in progress as (seat, code), in play order."""
+        live = self.current
+        if live is None:
+            return []
+        number = len(live.state.tricks) + 1
+        return [
+            (seat, self.table.deck.codes[action.value])
+            for action, seat in zip(live.actions, live.actors, strict=True)
+            if action.kind == "play" and action.trick == number
+        ]
+
+    def last_trick(self) -> PlayedTrick | None:
+        """The last finished trick of the deal in progress."""
+        live = self.current
+        tricks: list[PlayedTrick] = live.state.tricks if live is not None else []
+        return tricks[-1] if tricks else None
+
+    def deal_fields(self) -> list[str]:
+        """The fields of a deal as dealt (`hands`, and the dog, kitty or face-up cards the game has):
+        what `deal` needs before the first call. Read from a shuffled deal of the ruleset."""
+        sample = self.ruleset.deal_random(self.table, 0, random.Random(0))
+        dumped = sample.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
+        return [name for name in dumped if name not in ("dealer", "status")]
+
+    # --- recording --------------------------------------------------------------------------
+
+    def deal(self, **fields: Any) -> list[Diagnostic]:
+        """Start the next deal with the cards as dealt: `hands` (one card group per seat) and the
+        game's other deal fields (`dog`, `kitty`, `faceup`...; `status="annulled"` for a deal thrown
+        in by rule). Returns the irregularities kept; RefusedError if the deal is not allowed."""
+        try:
+            fields = orjson.loads(orjson.dumps(fields))
+        except TypeError:
+            raise refusal("a deal's fields are card groups written as text or lists of codes") from None
+        flags = self._start_deal(fields)
+        self._log({"deal": fields})
+        return flags
+
+    def deal_random(self, rng: random.Random) -> list[Diagnostic]:
+        """Start the next deal with cards shuffled by the ruleset (for demonstrations and tests)."""
+        dealt = self.ruleset.deal_random(self.table, self.dealer, rng)
+        dumped = dealt.model_dump(mode="json", exclude_none=True)
+        wanted = self.deal_fields()
+        fields = {k: v for k, v in dumped.items() if k in wanted or (k == "status" and v != "played")}
+        return self.deal(**fields)
+
+    def act(self, text: str, seat: int | None = None) -> list[Diagnostic]:
+        """Record what was typed: one action in record notation (`garde`, `HK`, `2: poignee simple
+        ...`), or several cards at once (a whole trick, a discard), each checked in turn.
+
+        Returns the irregularities kept (with keep_irregular). Raises RefusedError, with the validator's
+        diagnostics, for an illegal action; the cards of a line before it stay recorded."""
+        typed = _SEAT_PREFIX.match(text)
+        if typed is not None:
+            seat, text = int(typed[1]), typed[2]
+        text = text.strip()
+        if not text:
+            raise refusal("nothing to record: type a call, a card or an announcement")
+        words = text.replace(",", " ").split()
+        parts = words if len(words) > 1 and all(self._is_card(w) for w in words) else [text]
+        flags: list[Diagnostic] = []
+        for done, part in enumerate(parts):
+            try:
+                flags += self._act_one(part, seat)
+            except RefusedError as refused:
+                raise RefusedError(refused.diagnostics, done) from None
+            self._log({"act": part} if seat is None else {"act": part, "seat": seat})
+        return flags
+
+    def undo(self) -> str:
+        """Take back the last step (an action, an abandon, or the deal itself if nothing was played
+        in it); a finished deal is reopened. Returns what was undone, in words."""
+        done = self._undo()
+        self._log({"undo": True})
+        return done
+
+    def abandon(self) -> None:
+        """The deal in progress stops here: it is kept as played so far, marked abandoned, not scored."""
+        self._abandon()
+        self._log({"abandon": True})
+
+    def record(self, current: bool = True) -> RecordBase:
+        """The record of the game so far; the deal in progress (with `current`) is written as
+        abandoned, the journal keeping it open."""
+        deals = [live.final for live in self._deals if live.final is not None]
+        live = self.current
+        if current and live is not None:
+            deals.append(in_progress(live.written))
+        return self.ruleset.Record(
+            game=self.ruleset.name,
+            players=self.players,
+            options=self.table.options,
+            meta=self.meta,
+            deals=deals,
+        )
+
+    def save(self, path: str | Path, current: bool = True) -> None:
+        """Write the record atomically: one indented record for .json, one line for .jsonl."""
+        target = Path(path)
+        record = self.record(current)
+        text = dumps(record, indent=True) if target.suffix.lower() == ".json" else dumps(record) + "\n"
+        write_atomic(target, text.encode())
+
+    def close(self) -> None:
+        """Close the journal (every entry is already on disk)."""
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+    # --- the steps, shared by recording and resuming ----------------------------------------
+
+    def _log(self, entry: dict[str, Any]) -> None:
+        if self._journal is not None:
+            self._journal.append(entry)
+
+    def _start_deal(self, fields: dict[str, Any]) -> list[Diagnostic]:
+        if self.current is not None:
+            raise refusal(f"deal {self.current.number} is in progress: finish it, abandon it or undo")
+        if self.over:
+            raise refusal("the game is over: its target has been reached")
+        if "dealer" in fields:
+            raise refusal(f"the dealer follows the rotation of the game: seat {self.dealer} deals")
+        number = len(self._deals) + 1
+        try:
+            dealt = self.ruleset.Deal.model_validate({"dealer": self.dealer, **fields})
+        except ValidationError as error:
+            raise RefusedError(_schema(error, number)) from None
+        state, problems = self.ruleset.start(self.table, dealt, self.totals)
+        live = LiveDeal(number, dealt, self.totals, state)
+        found = [_diagnostic(v, live) for v in problems]
+        self._judge(found)
+        live.flags += found
+        rewrite(self.ruleset, self.table, live)
+        self._deals.append(live)
+        self._close_if_over(live)
+        return found
+
+    def _act_one(self, text: str, seat: int | None) -> list[Diagnostic]:
+        live = self.current
+        if live is None:
+            raise refusal(
+                "no deal is in progress: deal the cards first" if not self.over else "the game is over"
+            )
+        try:
+            written = self.ruleset.write_action(self.table, live.written, live.state, text, seat)
+        except ValidationError as error:
+            raise RefusedError(_schema(error, live.number)) from None
+        compiled, problems = self.ruleset.compile(self.table, in_progress(written))
+        unreadable = [_diagnostic(v, live) for v in problems if v.severity == Severity.ERROR]
+        if unreadable:
+            raise RefusedError(unreadable)
+        before = len(live.compiled)
+        if len(compiled) <= before or any(
+            (a.kind, a.value) != (b.kind, b.value) for a, b in zip(compiled, live.compiled, strict=False)
+        ):
+            raise refusal(f"{text!r} cannot be written in the record at this point of the deal")
+        new = compiled[before:]
+        actors: list[int | None] = []
+        found: list[Diagnostic] = []
+        for action in new:
+            turn = self.ruleset.turn(live.state)
+            if action.seat is None and action.kind != "play":
+                action.seat = turn.seat if turn is not None else None
+            if action.kind == "play" and seat is not None and turn is not None and turn.seat != seat:
+                replay(self.ruleset, self.table, live)
+                raise refusal(f"it is seat {turn.seat}'s turn to play, not seat {seat}'s")
+            found += [_diagnostic(v, live) for v in self.ruleset.advance(live.state, action)]
+            actors.append(action.seat if action.seat is not None else turn.seat if turn is not None else None)
+        try:
+            self._judge(found)
+        except RefusedError:
+            replay(self.ruleset, self.table, live)
+            raise
+        live.actions += new
+        live.actors += actors
+        live.steps.append(Step(text, seat, len(new), found))
+        live.flags += found
+        rewrite(self.ruleset, self.table, live)
+        self._close_if_over(live)
+        return found
+
+    def _judge(self, found: list[Diagnostic]) -> None:
+        """Refuse what breaks a rule, unless irregularities are kept (or were, when it was journaled)."""
+        if errors(found) and not (self.keep_irregular or self._replaying):
+            raise RefusedError(found)
+
+    def _close_if_over(self, live: LiveDeal) -> None:
+        """Once the rules say the deal is over: score it and write its result and running totals."""
+        if self.ruleset.turn(live.state) is not None:
+            return
+        deal = self.ruleset.record_deal(self.table, live.dealt.model_copy(deep=True), live.actions)
+        scores = self.ruleset.score(live.state)
+        if scores is not None:
+            deal.result = self.ruleset.result(scores)
+        line = list(deal.result.scores) if deal.result is not None else [0] * self.table.players
+        deal.totals = [t + s for t, s in zip(live.before, line, strict=True)]
+        live.final = deal
+        live.end = "played"
+
+    def _undo(self) -> str:
+        if not self._deals:
+            raise refusal("nothing to undo")
+        live = self._deals[-1]
+        if live.end == "abandoned":
+            live.end, live.final = None, None
+            return f"deal {live.number} is no longer abandoned"
+        if not live.steps:
+            self._deals.pop()
+            return f"deal {live.number} is taken back: its cards are to be dealt again"
+        live.end, live.final = None, None
+        step = live.steps.pop()
+        keep = len(live.actions) - step.actions
+        del live.actions[keep:]
+        del live.actors[keep:]
+        for flag in step.flags:
+            live.flags.remove(flag)
+        replay(self.ruleset, self.table, live)
+        rewrite(self.ruleset, self.table, live)
+        return f"{step.text!r} is taken back" + ("" if step.seat is None else f" (seat {step.seat})")
+
+    def _abandon(self) -> None:
+        live = self.current
+        if live is None:
+            raise refusal("no deal is in progress")
+        deal = in_progress(live.written)
+        deal.totals = list(live.before)
+        live.final = deal
+        live.end = "abandoned"
+
+    def _is_card(self, word: str) -> bool:
+        return word.upper() in self.table.deck.index
+
+
+def _diagnostic(violation: Violation, live: LiveDeal) -> Diagnostic:
+    """A ruleset's violation as the validator reports it for this deal of the record."""
+    index = live.index
+    path = f"deals[{index}].{violation.path}" if violation.path else f"deals[{index}]"
+    return from_violation(replace(violation, path=path), Location(deal=live.number))
+
+
+def _schema(error: ValidationError, number: int) -> list[Diagnostic]:
+    """Text that does not fit the deal's model, reported as the validator reports such a deal."""
+    found = []
+    for item in error.errors(include_url=False):
+        path = json_path(("deals", number - 1, *item["loc"]))
+        if item["type"] == "extra_forbidden":
+            code, message = "RECORD-UNKNOWN-KEY", f"unknown key {str(item['loc'][-1])!r}"
+        elif item["type"] == "missing":
+            code, message = "RECORD-MISSING-FIELD", f"{path} is missing"
+        else:
+            code, message = "RECORD-SCHEMA", f"{path}: {item['msg']}"
+        found.append(
+            Diagnostic(code, Severity.ERROR, message, Location(deal=number, path=path), rule="format.schema")
+        )
+    return found
+
+
+def _option_problem(item: Any) -> str:
+    """An option error in plain words."""
+    name = ".".join(str(part) for part in item["loc"])
+    if item["type"] == "extra_forbidden":
+        return f"unknown option {name!r}"
+    return f"option {name}: {item['msg']}"

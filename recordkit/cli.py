@@ -29,7 +29,7 @@ from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.inputs import validate_inputs, violation_batches
 from recordkit.schema import write_schemas
-from recordkit.sources import RawRecord, read_records, write_atomic
+from recordkit.sources import RawRecord, parsed, read_records, write_atomic
 from recordkit.validate import RecordReport, Settings, validate_record
 
 app = typer.Typer(
@@ -146,7 +146,8 @@ def replay(
 
 
 def _nth_record(path: Path, number: int) -> RawRecord:
-    for index, item in enumerate(read_records(path), start=1):
+    for index, raw in enumerate(read_records(path), start=1):
+        item = parsed(raw)
         if index == number:
             if isinstance(item, Diagnostic):
                 _print_diagnostic(item, "text")

@@ -11,7 +11,7 @@ from recordkit.archive.convert import archive_raw_records
 from recordkit.archive.store import ArchiveError, is_archive
 from recordkit.archive.tables import VIOLATIONS
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.sources import RawRecord, raw_records
+from recordkit.sources import Source, raw_records
 from recordkit.validate import RecordReport, Settings, validate_items
 
 
@@ -19,18 +19,20 @@ def validate_inputs(
     paths: Iterable[str], settings: Settings, jobs: int = 1
 ) -> Iterator[RecordReport | Diagnostic]:
     """Validate each path: archives record by record, anything else as record files."""
-    return validate_items(input_records(paths), settings, jobs)
+    return validate_items(input_records(paths, parse=jobs <= 1), settings, jobs)
 
 
-def input_records(paths: Iterable[str]) -> Iterator[RawRecord | Diagnostic]:
-    """The records of record files, directories and archives, in order, and why any is unreadable."""
+def input_records(paths: Iterable[str], parse: bool = True) -> Iterator[Source]:
+    """The records of record files, directories and archives, in order, and why any is unreadable.
+
+    With `parse` False, records come as text to parse in parallel."""
     for name in paths:
         path = Path(name)
         if not is_archive(path):
-            yield from raw_records([name])
+            yield from raw_records([name], parse)
             continue
         try:
-            yield from archive_raw_records(path)
+            yield from archive_raw_records(path, parse)
         except ArchiveError as error:
             yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=name))
 

@@ -46,20 +46,46 @@ def record_files(paths: Iterable[str | Path]) -> Iterator[Path | Diagnostic]:
             )
 
 
-def raw_records(paths: Iterable[str | Path]) -> Iterator[RawRecord | Diagnostic]:
-    """Every record of every file named (directories searched), and every file-level problem."""
+@dataclass(frozen=True, slots=True)
+class RawLine:
+    """One record's JSON text, not parsed yet: a worker process parses it, not the reader."""
+
+    text: bytes
+    location: Location
+
+    def parse(self) -> RawRecord | Diagnostic:
+        """The parsed record, or why its text is not JSON."""
+        try:
+            return RawRecord(orjson.loads(self.text), self.location)
+        except orjson.JSONDecodeError as error:
+            return json_error(error, self.text, self.location, last_line=not self.text.endswith(b"\n"))
+
+
+Source = RawRecord | RawLine | Diagnostic
+"""What the readers yield: a record, a record's text still to parse, or a file-level problem."""
+
+
+def parsed(item: Source) -> RawRecord | Diagnostic:
+    """A reader's item with its text parsed."""
+    return item.parse() if isinstance(item, RawLine) else item
+
+
+def raw_records(paths: Iterable[str | Path], parse: bool = True) -> Iterator[Source]:
+    """Every record of every file named (directories searched), and every file-level problem.
+
+    With `parse` False the lines of JSON-lines files come unparsed, for parsing in parallel."""
     for item in record_files(paths):
         if isinstance(item, Diagnostic):
             yield item
         else:
-            yield from read_records(item)
+            yield from read_records(item, parse)
 
 
-def read_records(path: Path) -> Iterator[RawRecord | Diagnostic]:
+def read_records(path: Path, parse: bool = True) -> Iterator[Source]:
     """Every record of one file, in order; JSON lines files are streamed line by line."""
     try:
         if path.suffix.lower() in JSONL_SUFFIXES:
-            yield from _read_jsonl(path)
+            yield from _read_jsonl(path, parse)
         else:
             yield from _read_json(path)
     except OSError as error:
@@ -88,18 +114,15 @@ def _read_json(path: Path) -> Iterator[RawRecord | Diagnostic]:
         yield RawRecord(data, Location(file=str(path), line=1, record=1))
 
 
-def _read_jsonl(path: Path) -> Iterator[RawRecord | Diagnostic]:
+def _read_jsonl(path: Path, parse: bool) -> Iterator[Source]:
     record = 0
     with path.open("rb") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
             record += 1
-            where = Location(file=str(path), line=number, record=record)
-            try:
-                yield RawRecord(orjson.loads(line), where)
-            except orjson.JSONDecodeError as error:
-                yield json_error(error, line, where, last_line=not line.endswith(b"\n"))
+            raw = RawLine(line, Location(file=str(path), line=number, record=record))
+            yield raw.parse() if parse else raw
 
 
 def json_error(

@@ -20,7 +20,7 @@ from recordkit.games import RULESETS, ruleset_for
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.parallel import chunked, ordered_map
 from recordkit.rules.base import Ruleset, Table
-from recordkit.sources import RawRecord, raw_records
+from recordkit.sources import RawRecord, Source, parsed, raw_records
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,29 +56,32 @@ def validate_paths(
     paths: Iterable[str], settings: Settings, jobs: int = 1
 ) -> Iterator[RecordReport | Diagnostic]:
     """Every record of every file, as reports; file-level problems as bare diagnostics."""
-    return validate_items(raw_records(paths), settings, jobs)
+    return validate_items(raw_records(paths, parse=jobs <= 1), settings, jobs)
 
 
 def validate_items(
-    items: Iterable[RawRecord | Diagnostic], settings: Settings, jobs: int = 1
+    items: Iterable[Source], settings: Settings, jobs: int = 1
 ) -> Iterator[RecordReport | Diagnostic]:
     """A report for each record, in order; diagnostics pass through.
 
-    With `jobs` > 1 the records are checked on that many processes and the reports carry only
-    their findings (no parsed record or replays)."""
+    With `jobs` > 1 the records are parsed and checked on that many processes, and the reports
+    carry only their findings (no parsed record or replays)."""
     if jobs <= 1:
         for item in items:
-            yield item if isinstance(item, Diagnostic) else validate_record(item, settings)
+            yield _check(parsed(item), settings)
         return
     for found in ordered_map(partial(findings_of, settings), chunked(items), jobs):
         yield from found
 
 
-def findings_of(settings: Settings, items: list[RawRecord | Diagnostic]) -> list[RecordReport | Diagnostic]:
-    """What validating each record finds (a worker's job); diagnostics pass through."""
-    return [
-        item if isinstance(item, Diagnostic) else validate_record(item, settings).findings() for item in items
-    ]
+def findings_of(settings: Settings, items: list[Source]) -> list[RecordReport | Diagnostic]:
+    """What validating each record finds (a worker's job): reports without the parsed records."""
+    checked = (_check(parsed(item), settings) for item in items)
+    return [found.findings() if isinstance(found, RecordReport) else found for found in checked]
+
+
+def _check(item: RawRecord | Diagnostic, settings: Settings) -> RecordReport | Diagnostic:
+    return item if isinstance(item, Diagnostic) else validate_record(item, settings)
 
 
 def validate_record(raw: RawRecord, settings: Settings = Settings()) -> RecordReport:

@@ -22,7 +22,7 @@ from recordkit.archive.tables import TABLES, Rows
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.games import RULESETS
 from recordkit.parallel import chunked, ordered_map
-from recordkit.sources import RawRecord, atomic_output, raw_records
+from recordkit.sources import RawLine, RawRecord, Source, atomic_output, parsed, raw_records
 from recordkit.validate import RecordReport, Settings, validate_record
 
 BATCH_DEALS = 4096
@@ -76,7 +76,7 @@ def to_archive(
     buffered: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLES}
     games = deals = 0
     try:
-        for chunk in ordered_map(rows_of, chunked(raw_records(paths)), jobs):
+        for chunk in ordered_map(rows_of, chunked(raw_records(paths, parse=jobs <= 1)), jobs):
             report.skipped += chunk.skipped
             for name, batch in chunk.batches.items():
                 buffered[name].append(_shift_game_ids(batch, writer.manifest.games + games))
@@ -99,11 +99,12 @@ def to_archive(
     return report
 
 
-def rows_of(items: list[RawRecord | Diagnostic]) -> Converted:
+def rows_of(items: list[Source]) -> Converted:
     """Replay each record and make its rows (a worker's job); unreadable records are left out."""
     rows = Rows()
     skipped: list[Diagnostic] = []
-    for item in items:
+    for source in items:
+        item = parsed(source)
         if isinstance(item, Diagnostic):
             skipped.append(item)
             continue
@@ -177,10 +178,11 @@ def _deal_of(game_id: int, deals: Iterator[tuple[int, str]], archive: Path, part
     return orjson.loads(found[1])
 
 
-def archive_raw_records(archive: Path) -> Iterator[RawRecord]:
+def archive_raw_records(archive: Path, parse: bool = True) -> Iterator[RawRecord | RawLine]:
     """The archive's records as the validator reads them (record number = game_id + 1)."""
     for game_id, text in archive_records(archive):
-        yield RawRecord(orjson.loads(text), Location(file=str(archive), record=game_id + 1))
+        raw = RawLine(text, Location(file=str(archive), record=game_id + 1))
+        yield RawRecord(orjson.loads(text), raw.location) if parse else raw
 
 
 def from_archive(archive: Path, output: Path, progress: Progress | None = None) -> ConvertReport:

@@ -359,6 +359,9 @@ def unknown_card(deck: Deck, code: str, path: str, where: str, **place: Any) -> 
 
 def deck_integrity(deck: Deck, groups: Sequence[tuple[str, list[int]]], rule: str) -> list[Violation]:
     """Each card of the deck exactly once across the named groups (hands, dog, kitty...)."""
+    dealt = [card for _name, ids in groups for card in ids]
+    if len(dealt) == len(deck) and len(set(dealt)) == len(deck):
+        return []  # the common case, settled without looking card by card
     problems: list[Violation] = []
     seen: dict[int, str] = {}
     for name, ids in groups:

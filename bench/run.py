@@ -1,0 +1,338 @@
+"""Every speed figure of the project in one run, side by side with its references and targets.
+
+Usage: python bench/run.py [--deals 20000] [--unique 4000] [--per-game 600] [--seed 1] [--convert-only]
+
+Generates 4-player French Tarot games with a fixed seed (`--unique` distinct deals repeated up
+to `--deals`: generating is the slow part, and repeating does not change what checking costs),
+then times, each in a fresh child process so that its peak memory is its own:
+orjson.loads and pydantic's validate_json of the file (references), `validate` with 1 and 2
+processes, JSONL -> Parquet with 1 and 2 processes, Parquet -> JSONL, `validate` of the archive,
+every game's validation cost per card, and python-chess reading PGN of as many moves (install it
+with `pip install -e '.[bench]'`). Tests never assert timings; this prints them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+DEALS_PER_RECORD = 10
+TARGETS = {  # issue 7, per core, 4-player French Tarot
+    "validate": 15_000,
+    "validate_archive": 200_000,
+    "to_archive": 50_000,
+    "parallel_speedup": 1.8,
+    "max_ratio_to_orjson": 4.0,
+    "peak_mb": 300,
+}
+
+
+# --- the measured steps, each run in a child process ----------------------------------------------
+
+
+def step(name: str, source: str, target: str, jobs: int) -> dict[str, Any]:
+    """Run one step and return its figures (seconds, peak RSS in MB, units done).
+
+    The modules are imported before the clock starts: a long run does not pay for them again."""
+    import recordkit.archive
+    import recordkit.inputs  # noqa: F401
+
+    started = time.perf_counter()
+    done = STEPS[name](Path(source), Path(target), jobs)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"seconds": seconds, "peak_mb": max(peak, children), "done": done}
+
+
+def _orjson(source: Path, _target: Path, _jobs: int) -> int:
+    with source.open("rb") as lines:
+        return sum(len(orjson.loads(line)["deals"]) for line in lines)
+
+
+def _pydantic(source: Path, _target: Path, _jobs: int) -> int:
+    from recordkit.games import RULESETS
+
+    model = RULESETS["french-tarot"].Record
+    with source.open("rb") as lines:
+        return sum(len(model.model_validate_json(line).deals) for line in lines)
+
+
+def _validate(source: Path, _target: Path, jobs: int) -> int:
+    from recordkit.inputs import validate_inputs
+    from recordkit.validate import RecordReport, Settings
+
+    deals = 0
+    for item in validate_inputs([str(source)], Settings(), jobs):
+        if isinstance(item, RecordReport):
+            deals += item.deals
+            assert not item.diagnostics, item.diagnostics[0].text()
+    return deals
+
+
+def _to_archive(source: Path, target: Path, jobs: int) -> int:
+    from recordkit.archive import to_archive
+
+    return to_archive([str(source)], target, replace=True, jobs=jobs).deals
+
+
+def _from_archive(source: Path, target: Path, _jobs: int) -> int:
+    from recordkit.archive import from_archive, read_manifest
+
+    from_archive(source, target)
+    return read_manifest(source).deals
+
+
+def _chess(source: Path, _target: Path, _jobs: int) -> int:
+    import chess.pgn
+
+    moves = 0
+    with source.open() as pgn:
+        while (game := chess.pgn.read_game(pgn)) is not None:
+            moves += sum(1 for _ in game.mainline_moves())
+    return moves
+
+
+STEPS = {
+    "orjson": _orjson,
+    "pydantic": _pydantic,
+    "validate": _validate,
+    "to_archive": _to_archive,
+    "from_archive": _from_archive,
+    "chess": _chess,
+}
+
+
+def measure(name: str, source: Path, target: Path | None = None, jobs: int = 1) -> dict[str, Any]:
+    """One step in a fresh interpreter (so that imports and peak memory are its own)."""
+    command = [sys.executable, __file__, "--step", name, str(source), str(target or ""), str(jobs)]
+    out = subprocess.run(command, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"step {name} failed:\n{out.stderr}")
+    return dict(orjson.loads(out.stdout.splitlines()[-1]))
+
+
+# --- data -------------------------------------------------------------------------------------------
+
+
+def write_tarot(path: Path, deals: int, unique: int, seed: int) -> None:
+    """`deals` 4-player French Tarot deals, `unique` of them distinct, in records of ten deals."""
+    from recordkit.codec import dumps
+    from recordkit.games import RULESETS
+    from recordkit.generate import generate_record
+
+    ruleset = RULESETS["french-tarot"]
+    lines = [
+        dumps(generate_record(ruleset, 4, DEALS_PER_RECORD, seed + i)) + "\n"
+        for i in range(max(1, min(unique, deals) // DEALS_PER_RECORD))
+    ]
+    with path.open("w") as out:
+        for index in range(deals // DEALS_PER_RECORD):
+            out.write(lines[index % len(lines)])
+
+
+def cards_played(path: Path) -> int:
+    """The number of cards played in every trick of a record file."""
+    from recordkit.model import trick_codes
+
+    total = 0
+    with path.open("rb") as lines:
+        for line in lines:
+            for deal in orjson.loads(line)["deals"]:
+                for trick in deal.get("tricks", []):
+                    if isinstance(trick, str):
+                        total += len(trick.split())
+                    else:
+                        total += len(trick_codes(_trick_object(trick)))
+    return total
+
+
+def _trick_object(trick: dict[str, Any]) -> Any:
+    from recordkit.model import Trick
+
+    return Trick.model_validate(trick)
+
+
+GAMES = [
+    ("french-tarot", 4, {}),
+    ("french-tarot", 5, {}),
+    ("charlemagne", 4, {}),
+    ("charlemagne", 4, {"variant": "maine"}),
+    ("karnoffel", 4, {}),
+    ("karnoffel", 2, {}),
+    ("joffre", 4, {}),
+    ("joffre", 3, {}),
+]
+
+
+def write_game(path: Path, game: str, players: int, options: dict[str, Any], deals: int, seed: int) -> int:
+    """Generated records of one game until `deals` deals are written; returns the deals written."""
+    from recordkit.codec import dumps
+    from recordkit.games import RULESETS
+    from recordkit.generate import generate_record
+
+    written = 0
+    with path.open("w") as out:
+        while written < deals:
+            record = generate_record(RULESETS[game], players, DEALS_PER_RECORD, seed + written, options)
+            out.write(dumps(record) + "\n")
+            written += len(record.deals)
+    return written
+
+
+def write_pgn(path: Path, moves: int, seed: int) -> int:
+    """Random legal chess games (at most 120 plies each) until `moves` moves are written."""
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    written = 0
+    with path.open("w") as out:
+        while written < moves:
+            board = chess.Board()
+            while not board.is_game_over() and board.ply() < 120 and written < moves:
+                board.push(rng.choice(list(board.legal_moves)))
+                written += 1
+            print(chess.pgn.Game.from_board(board), file=out, end="\n\n")
+    return written
+
+
+# --- the report -------------------------------------------------------------------------------------
+
+
+def rate(figures: dict[str, Any]) -> float:
+    return float(figures["done"]) / float(figures["seconds"])
+
+
+def verdict(value: float, target: float, higher_is_better: bool = True) -> str:
+    met = value >= target if higher_is_better else value <= target
+    if met:
+        return "met"
+    factor = target / value if higher_is_better else value / target
+    return f"missed ({factor:.1f}x short)"
+
+
+def convert_only(source: Path, here: Path, size: int) -> None:
+    """JSONL -> Parquet (two processes) and back, with peak memory: the figures for big archives."""
+    there = measure("to_archive", source, here / "archive", jobs=2)
+    back = measure("from_archive", here / "archive", here / "back.jsonl")
+    archive_size = sum(p.stat().st_size for p in (here / "archive").rglob("*") if p.is_file())
+    print(f"archive: {archive_size / 1e6:.1f} MB for {size / 1e6:.1f} MB of JSONL")
+    for label, figures in (("JSONL -> Parquet, 2 processes", there), ("Parquet -> JSONL", back)):
+        print(
+            f"{label:<32}{rate(figures):>10,.0f} deals/s {size / 1e6 / figures['seconds']:>7.1f} MB/s"
+            f"{figures['peak_mb']:>7.0f} MB peak"
+        )
+    print(f"round trip exact: {(here / 'back.jsonl').read_bytes() == source.read_bytes()}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--deals", type=int, default=20_000)
+    parser.add_argument("--unique", type=int, default=4_000)
+    parser.add_argument("--per-game", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--convert-only", action="store_true", help="only JSONL <-> Parquet (for big runs)")
+    parser.add_argument("--step", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.step:
+        name, source, target, jobs = args.step
+        print(orjson.dumps(step(name, source, target, int(jobs))).decode())
+        return
+
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    with tempfile.TemporaryDirectory() as folder:
+        here = Path(folder)
+        source = here / "tarot.jsonl"
+        write_tarot(source, args.deals, args.unique, args.seed)
+        size, cards = source.stat().st_size, cards_played(source)
+        deals = args.deals
+        print(
+            f"data: {deals:,} 4-player French Tarot deals, {size / deals:.0f} B a deal, {cards / deals:.0f} cards"
+        )
+
+        if args.convert_only:
+            convert_only(source, here, size)
+            return
+        parse = measure("orjson", source)
+        typed = measure("pydantic", source)
+        one = measure("validate", source, jobs=1)
+        two = measure("validate", source, jobs=2)
+        to_one = measure("to_archive", source, here / "archive", jobs=1)
+        to_two = measure("to_archive", source, here / "archive", jobs=2)
+        back = measure("from_archive", here / "archive", here / "back.jsonl")
+        archived = measure("validate", here / "archive", jobs=1)
+        exact = (here / "back.jsonl").read_bytes() == source.read_bytes()
+
+        rows = [
+            ("orjson.loads (reference)", parse, ""),
+            ("pydantic validate_json (reference)", typed, ""),
+            ("validate, 1 process", one, verdict(rate(one), TARGETS["validate"])),
+            ("validate, 2 processes", two, ""),
+            ("JSONL -> Parquet, 1 process", to_one, verdict(rate(to_one), TARGETS["to_archive"])),
+            ("JSONL -> Parquet, 2 processes", to_two, ""),
+            ("Parquet -> JSONL", back, verdict(rate(back), rate(to_one))),
+            ("validate an archive", archived, verdict(rate(archived), TARGETS["validate_archive"])),
+        ]
+        print(f"\n{'path':<38}{'deals/s':>10}{'us/card':>9}{'MB/s':>8}{'peak MB':>9}  target")
+        for label, figures, note in rows:
+            per_card = figures["seconds"] / (figures["done"] * cards / deals) * 1e6
+            print(
+                f"{label:<38}{rate(figures):>10,.0f}{per_card:>9.2f}{size / 1e6 / figures['seconds']:>8.1f}"
+                f"{figures['peak_mb']:>9.0f}  {note}"
+            )
+        ratio = one["seconds"] / parse["seconds"]
+        speedup = one["seconds"] / two["seconds"]
+        print(
+            f"\nvalidate / orjson.loads       {ratio:8.1f}x   {verdict(ratio, TARGETS['max_ratio_to_orjson'], False)}"
+        )
+        print(
+            f"validate, 2 processes speedup {speedup:8.2f}x   {verdict(speedup, TARGETS['parallel_speedup'])}"
+        )
+        print(f"convert, 2 processes speedup  {to_one['seconds'] / to_two['seconds']:8.2f}x")
+        peak = max(f["peak_mb"] for _, f, _ in rows)
+        print(f"highest peak memory           {peak:8.0f} MB {verdict(peak, TARGETS['peak_mb'], False)}")
+        print(f"round trip exact              {exact!s:>8}")
+
+        print(f"\n{'game':<32}{'deals/s':>10}{'us/card':>9}   (validate, 1 process, {args.per_game} deals)")
+        for game, players, options in GAMES:
+            path = here / f"{game}-{players}.jsonl"
+            written = write_game(path, game, players, options, args.per_game, args.seed)
+            figures = measure("validate", path, jobs=1)
+            label = f"{game} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
+            print(
+                f"{label:<32}{written / figures['seconds']:>10,.0f}{figures['seconds'] / cards_played(path) * 1e6:>9.2f}"
+            )
+
+        try:
+            pgn = here / "games.pgn"
+            moves = write_pgn(pgn, cards, args.seed)
+        except ImportError:
+            print("\npython-chess is not installed: pip install -e '.[bench]' to compare with it")
+            return
+        chess = measure("chess", pgn)
+        chess_us = chess["seconds"] / moves * 1e6
+        ours_us = one["seconds"] / cards * 1e6
+        print(
+            f"\npython-chess reading {moves:,} moves of PGN: {chess_us:.2f} us/move ({rate(chess):,.0f} moves/s)"
+        )
+        print(
+            f"recordkit validate, same number of cards:   {ours_us:.2f} us/card ({ours_us / chess_us:.2f}x chess)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -128,34 +128,40 @@ def winning_index(trick: Sequence[int]) -> int:
 
 
 def play_card(state: TarotState, action: Action) -> list[Violation]:
-    """tarot.play.*: one card, checked against the hand and the trick, then played."""
+    """tarot.play.*: one card, checked against the hand and the trick, then played.
+
+    The hot path of validation: a legal card costs a few table lookups and no allocation."""
     card = action.value
-    problems: list[Violation] = []
     number = len(state.tricks) + 1
-    if state.current is None:
-        leader = state.to_play()
-        state.current = PlayedTrick(leader)
-        problems += check_leader(state.recorded, number, leader, "tarot.trick.leader", action.path)
     trick = state.current
-    seat = (trick.leader + len(trick.cards)) % state.players
+    problems: list[Violation] = []
+    if trick is None:
+        leader = state.to_play()
+        trick = state.current = PlayedTrick(leader)
+        if state.recorded[number - 1 : number] and state.recorded[number - 1][0] is not None:
+            problems += check_leader(state.recorded, number, leader, "tarot.trick.leader", action.path)
+    cards = trick.cards
+    players = state.table.players
+    seat = (trick.leader + len(cards)) % players
     hand = state.hands[seat]
     bit = 1 << card
     wrong = None
     if not hand & bit:
         wrong = not_held(state, seat, card)
         state.scorable = False
-    elif not legal_mask(hand, trick.cards) & bit:
-        wrong = wrong_card(hand, trick.cards, card, seat)
-    elif state.called is not None and number == 1:
+    elif cards and not legal_mask(hand, cards) & bit:
+        wrong = wrong_card(hand, cards, card, seat)
+    elif number == 1 and state.called is not None:
         wrong = first_lead(state, trick, card, seat)
     if wrong is not None:
-        where = {"seat": seat, "trick": number, "position": len(trick.cards) + 1, "path": action.path}
+        where = {"seat": seat, "trick": number, "position": len(cards) + 1, "path": action.path}
         problems.append(at(wrong, **where))
     state.hands[seat] = hand & ~bit
-    state.played_in.setdefault(card, number)
-    trick.cards.append(card)
+    if card not in state.played_in:
+        state.played_in[card] = number
+    cards.append(card)
     trick.seats.append(seat)
-    if len(trick.cards) == state.players:
+    if len(cards) == players:
         problems += close_trick(state, trick, number, action)
     return problems
 

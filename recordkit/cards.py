@@ -36,16 +36,15 @@ class Deck:
     ranks: tuple[int, ...]
     aliases: dict[str, str] = field(default_factory=dict)
     index: dict[str, int] = field(init=False, repr=False, compare=False)
-    canonical_group: re.Pattern[str] = field(init=False, repr=False, compare=False)
-    """Matches (fullmatch) a card group already in canonical form: canonical codes, single spaces."""
+    canonical_codes: frozenset[str] = field(init=False, repr=False, compare=False)
+    """The canonical codes, for telling at once that a group needs no re-spelling."""
 
     def __post_init__(self) -> None:
         index = {code: i for i, code in enumerate(self.codes)}
         for alias, code in self.aliases.items():
             index.setdefault(alias, index[code])
         object.__setattr__(self, "index", index)
-        code = "(?:" + "|".join(sorted(map(re.escape, self.codes), key=len, reverse=True)) + ")"
-        object.__setattr__(self, "canonical_group", re.compile(f"{code}(?: {code})*"))
+        object.__setattr__(self, "canonical_codes", frozenset(self.codes))
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -58,6 +57,10 @@ class Deck:
             if found is None:
                 raise CardError(code, self.name, self._hint())
         return found
+
+    def is_canonical(self, text: str) -> bool:
+        """Whether a card group is already canonical: canonical codes separated by single spaces."""
+        return self.canonical_codes.issuperset(text.split(" "))
 
     def canonical(self, code: str) -> str:
         """The canonical spelling of a card code."""

@@ -229,7 +229,7 @@ class Call(Compact):
 
 def canonical_cards(deck: Deck, text: str) -> str:
     """A card group with every known code in its canonical spelling; unknown codes are kept."""
-    if deck.canonical_group.fullmatch(text):
+    if deck.is_canonical(text):
         return text
     return " ".join(canonical_code(deck, code) for code in text.split())
 
@@ -243,8 +243,23 @@ def canonical_code(deck: Deck, code: str) -> str:
     return deck.codes[found] if found is not None else code
 
 
+def canonical_groups(deck: Deck, groups: list[str]) -> list[str]:
+    """Card groups (the hands) with every known code in canonical spelling."""
+    return groups if _all_canonical(deck, groups) else [canonical_cards(deck, group) for group in groups]
+
+
+def _all_canonical(deck: Deck, groups: list[str] | list[str | Trick]) -> bool:
+    """Whether every group is a string already canonical: one check over them all, the common case."""
+    try:
+        return deck.is_canonical(" ".join(groups))  # type: ignore[arg-type]
+    except TypeError:  # a trick written as an object
+        return False
+
+
 def canonical_tricks(deck: Deck, tricks: list[str | Trick]) -> list[str | Trick]:
     """The tricks with every card code in canonical spelling."""
+    if _all_canonical(deck, tricks):
+        return tricks
     out: list[str | Trick] = []
     for trick in tricks:
         if isinstance(trick, str):

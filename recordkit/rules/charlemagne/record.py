@@ -22,6 +22,7 @@ from recordkit.model import (
     canonical_calls,
     canonical_cards,
     canonical_code,
+    canonical_groups,
     canonical_tricks,
 )
 from recordkit.rules.charlemagne.bids import CALL_ALIASES, normal_call
@@ -112,7 +113,7 @@ class CharlemagneDeal(Strict):
     @model_validator(mode="after")
     def _canonical(self) -> CharlemagneDeal:
         """Card codes and call names in their canonical spelling; knocks in the order of play."""
-        self.hands = [canonical_cards(DECK, hand) for hand in self.hands]
+        self.hands = canonical_groups(DECK, self.hands)
         if self.kitty is not None:
             self.kitty = canonical_cards(DECK, self.kitty)
         for name in ("partner_card", "defender_card"):

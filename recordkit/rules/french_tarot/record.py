@@ -21,6 +21,7 @@ from recordkit.model import (
     canonical_calls,
     canonical_cards,
     canonical_code,
+    canonical_groups,
     canonical_tricks,
 )
 from recordkit.rules.french_tarot.cards import DECK
@@ -105,7 +106,7 @@ class TarotDeal(Strict):
     @model_validator(mode="after")
     def _canonical(self) -> TarotDeal:
         """Card codes and call names in their canonical spelling."""
-        self.hands = [canonical_cards(DECK, hand) for hand in self.hands]
+        self.hands = canonical_groups(DECK, self.hands)
         self.dog = canonical_cards(DECK, self.dog)
         if self.call is not None:
             self.call = canonical_code(DECK, self.call)

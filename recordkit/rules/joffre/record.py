@@ -23,7 +23,7 @@ from recordkit.model import (
     Strict,
     TrickEntry,
     canonical_calls,
-    canonical_cards,
+    canonical_groups,
     canonical_tricks,
 )
 from recordkit.rules.joffre.cards import FULL_DECK
@@ -139,7 +139,7 @@ class JoffreDeal(Strict):
     @model_validator(mode="after")
     def _canonical(self) -> JoffreDeal:
         """Card codes and call names in their canonical spelling."""
-        self.hands = [canonical_cards(FULL_DECK, hand) for hand in self.hands]
+        self.hands = canonical_groups(FULL_DECK, self.hands)
         self.tricks = canonical_tricks(FULL_DECK, self.tricks)
         canonical_calls(CALL_ALIASES, self.auction)
         return self

@@ -18,6 +18,7 @@ from recordkit.model import (
     TrickEntry,
     canonical_calls,
     canonical_cards,
+    canonical_groups,
     canonical_tricks,
 )
 from recordkit.rules.karnoffel.cards import CANONICAL
@@ -104,7 +105,7 @@ class KarnoffelDeal(Strict):
     def _canonical(self) -> KarnoffelDeal:
         """Card codes and call names in their canonical spelling."""
         self.faceup = canonical_cards(CANONICAL, self.faceup)
-        self.hands = [canonical_cards(CANONICAL, hand) for hand in self.hands]
+        self.hands = canonical_groups(CANONICAL, self.hands)
         for window in self.proposals:
             canonical_calls(CALL_ALIASES, window)
         self.tricks = canonical_tricks(CANONICAL, self.tricks)

@@ -28,6 +28,7 @@ from recordkit.engine import format_scores, steps
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.inputs import validate_inputs, violation_batches
+from recordkit.recorder.terminal import Session, open_recorder
 from recordkit.schema import write_schemas
 from recordkit.sources import RawRecord, parsed, read_records, write_atomic
 from recordkit.validate import RecordReport, Settings, validate_record
@@ -368,6 +369,63 @@ def schema(
     """
     for path in write_schemas(directory):
         err.print(f"wrote {path}")
+
+
+@app.command()
+def record(
+    game: Annotated[str, typer.Argument(help="Game name, e.g. french-tarot.")],
+    out_path: Annotated[Path, typer.Option("--out", help="The record file to write (.json or .jsonl).")],
+    players: Annotated[
+        str | None, typer.Option(help="Player names in seat order, comma-separated: Anne,Bruno,Claire,Denis.")
+    ] = None,
+    journal: Annotated[
+        Path | None,
+        typer.Option(help="The journal of every step (default: OUT.journal); resumed if it exists."),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Variant option NAME=VALUE.")
+    ] = None,
+    variant: Annotated[str | None, typer.Option(help="Shorthand for -o variant=NAME.")] = None,
+    dealer: Annotated[int, typer.Option(help="The seat that deals first.")] = 0,
+    deals: Annotated[
+        int | None, typer.Option(help="Stop after this many deals (default: the game's end).")
+    ] = None,
+    keep_irregular: Annotated[
+        bool,
+        typer.Option("--keep-irregular", help="Record illegal actions, flagged, instead of refusing them."),
+    ] = False,
+    random_deal: Annotated[
+        int | None,
+        typer.Option("--random-deal", help="Deal at random from this seed instead of typing hands."),
+    ] = None,
+) -> None:
+    """Record a game live at the table: type the hands dealt, then each call and card as it happens.
+
+    Each action is checked at once (an illegal one is refused with the reason), every step is
+    journaled to disk, and the record is saved after every deal. Run the same command again to
+    resume after a crash or `quit`. Type ? for what may be typed, help for the commands.
+
+    Example: recordkit record french-tarot --players Anne,Bruno,Claire,Denis --out game.json
+    """
+    options = _options(option or [])
+    if variant is not None:
+        options["variant"] = variant
+    names = [name.strip() for name in players.split(",")] if players else None
+    try:
+        recorder, notes = open_recorder(
+            game, names, options, journal or Path(f"{out_path}.journal"), dealer, keep_irregular
+        )
+    except ValueError as error:
+        err.print(f"[red]{escape(str(error))}")
+        raise typer.Exit(2) from None
+    for note in notes:
+        err.print(escape(note))
+    session = Session(recorder, out_path, out, deals, random_deal, echo=not sys.stdin.isatty())
+    try:
+        code = session.run(input)
+    finally:
+        recorder.close()
+    raise typer.Exit(code)
 
 
 def main() -> None:

@@ -1,0 +1,222 @@
+"""`recordkit record` driven as a scorekeeper drives it: typed lines through a pipe or a terminal."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import recordkit
+from recordkit.codec import dumps
+from tests.recording import players, scripted_game
+
+DEAL_WORDS = ("hand ", "dog ", "kitty ", "faceup ", "status ")
+
+
+def record_command(game: str, count: int, out: Path, options: dict[str, Any], *extra: str) -> list[str]:
+    """The command line of a recording."""
+    args = [sys.executable, "-m", "recordkit", "record", game, "--players", ",".join(players(count))]
+    for name, value in options.items():
+        args += ["-o", f"{name}={value}"]
+    return [*args, "--out", str(out), *extra]
+
+
+def type_in(command: list[str], lines: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run the prompt with these lines piped in, as a user would type them."""
+    return subprocess.run(
+        command, input="".join(line + "\n" for line in lines), capture_output=True, text=True, timeout=120
+    )
+
+
+WHOLE_GAMES = [
+    ("french-tarot", 4, {}, 3),
+    ("charlemagne", 4, {}, 40),
+    ("charlemagne", 4, {"variant": "maine"}, 40),
+    ("karnoffel", 4, {"target": 21}, 40),
+    ("joffre", 4, {"mode": "teams", "target": 12}, 40),
+]
+
+
+@pytest.mark.parametrize(("game", "count", "options", "deals"), WHOLE_GAMES, ids=lambda v: str(v))
+def test_a_whole_game_typed_at_the_prompt_validates_clean(
+    tmp_path: Path, game: str, count: int, options: dict[str, Any], deals: int
+) -> None:
+    """A scripted scorekeeper types each hand, call and card; the record saved is the game played,
+    ends where the rules end it (French Tarot: after the deals agreed), and validates clean."""
+    script = scripted_game(game, count, options, seed=2, deals=deals)
+    out = tmp_path / "game.json"
+    extra = ["--deals", str(deals)] if game == "french-tarot" else []
+    done = type_in(record_command(game, count, out, options, *extra), script.lines)
+    assert done.returncode == 0, done.stderr
+    assert "refused" not in done.stdout
+    record = recordkit.load(out)
+    assert recordkit.validate(record) == []
+    assert dumps(record) == dumps(script.recorder.record())
+    if game != "french-tarot":
+        assert "the game is over" in done.stdout
+
+
+def test_quit_and_a_killed_prompt_both_resume_from_the_journal(tmp_path: Path) -> None:
+    """Quit in one deal, go on; kill -9 in the middle of the next; run again: nothing is lost."""
+    script = scripted_game("french-tarot", 4, {}, seed=8, deals=3)
+    lines = script.lines
+    out = tmp_path / "game.json"
+    command = record_command("french-tarot", 4, out, {}, "--deals", "3")
+    quit_at = script.deal_starts[1] - 10
+    first = type_in(command, [*lines[:quit_at], "quit"])
+    assert first.returncode == 0 and (tmp_path / "game.json.journal").exists()
+    assert recordkit.load(out).deals[0].status == "abandoned"  # the deal in progress, saved as it stood
+    kill_at = script.deal_starts[2] + 40
+    journaled = 1 + sum(1 for line in lines[:kill_at] if not line.startswith(DEAL_WORDS)) + 3
+    child = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert child.stdin is not None
+    child.stdin.write("".join(line + "\n" for line in lines[quit_at:kill_at]).encode())
+    child.stdin.flush()
+    journal = tmp_path / "game.json.journal"
+    deadline = time.monotonic() + 60
+    while len(journal.read_bytes().splitlines()) < journaled and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert len(journal.read_bytes().splitlines()) == journaled
+    last = type_in(command, lines[kill_at:])
+    assert last.returncode == 0, last.stderr
+    assert "resumed from" in last.stderr
+    record = recordkit.load(out)
+    assert dumps(record) == dumps(script.recorder.record())
+    assert recordkit.validate(record) == []
+
+
+HAND_TYPED = [
+    "show",
+    # the hands of samples/french-tarot/club-evening-4p.json, deal 1, typed with aliases
+    "hand 2 S5 S8 S9 S10 SC SD H7 DA D5 D8 DR C7 T01 T02 T7 T8 T19 T20",
+    "hand 0 S6 S7 H2 H4 H6 H8 HV D3 D4 DC DD C2 C3 C6 CV CC T5 T10",
+    "hand 1 S4 SR H3 H5 HD HR D2 D7 C4 C8 CD T3 T6 T9 T12 T15 T17 T21",
+    "hand 3 S1 S3 SV H1 H10 HC D6 D9 D10 C5 C9 CR T11 T13 T14 T16 T18 FOOL",
+    "dog S2 H9 DV C1 C10 T4",
+    "?",
+    "prise",
+    "passe",
+    "p",
+    "pass",
+    "S02 S4 D2 D7 DV CA",
+    "SR",
+    "H7",
+    "S5 S1 S6",
+    "HR H7 H1 H2",
+    "HD T2 HC HV",
+    "DA D6 D3 T3",
+    "T6 T8",
+    "undo",
+    "T7 T11 T5",
+    "CR C2 C4 C7",
+    "D10 D4 T4 D5",
+    "T9 T19 T13 T10",
+    "S8 S3 S7 T12",
+    "T15 T20 T14 C3",
+    "SC SV H4 T17",
+    "T21 T8 T16 C6",
+    "H3 T01 H10 H6",
+    "DR D9 DD H5",
+    "SD EXCUSE CV C8",
+    "S10 T18 DC H9",
+    "C9 CC CD S9",
+    "C10 D8 C5 H8",
+]
+
+
+def test_a_hand_typed_deal_with_aliases_a_revoke_refused_and_an_undo(tmp_path: Path) -> None:
+    """A real deal typed by hand: aliases everywhere, a revoke refused with the rule and corrected,
+    a card taken back; the record is the sample's deal, scored as its score sheet says."""
+    out = tmp_path / "evening.json"
+    done = type_in(record_command("french-tarot", 4, out, {}, "--deals", "1"), HAND_TYPED)
+    assert done.returncode == 0, done.stderr
+    assert "legal: pass, petite, garde, garde_sans, garde_contre" in done.stdout
+    assert "refused: TAROT-REVOKE [tarot.play.follow]: seat 2 played H7 on a spades lead" in done.stdout
+    assert "'T8' is taken back" in done.stdout
+    assert "deal 1 is over (played): scores +34 -102 +34 +34" in done.stdout
+    record = recordkit.load(out)
+    sample = recordkit.load("samples/french-tarot/club-evening-4p.json").deals[0]
+    deal = record.deals[0]
+    assert (deal.hands, deal.dog, deal.discard) == (sample.hands, sample.dog, sample.discard)
+    assert [str(t) if isinstance(t, str) else " ".join(t.codes()) for t in sample.tricks] == deal.tricks
+    assert list(deal.result.scores) == [34, -102, 34, 34]
+    assert recordkit.validate(record) == []
+
+
+def test_bad_starts_are_plain_errors(tmp_path: Path) -> None:
+    """Unknown game, missing players, a journal of another game: a message and status 2."""
+    out = tmp_path / "game.json"
+    for command in (
+        [sys.executable, "-m", "recordkit", "record", "bridge", "--players", "A,B,C,D", "--out", str(out)],
+        [sys.executable, "-m", "recordkit", "record", "joffre", "--out", str(out)],
+    ):
+        done = type_in(command, [])
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert type_in(record_command("joffre", 4, out, {}), ["quit"]).returncode == 0
+    done = type_in(record_command("karnoffel", 4, out, {}), ["quit"])
+    assert done.returncode == 2 and "records joffre" in done.stderr
+
+
+def test_random_deals_for_a_demonstration(tmp_path: Path) -> None:
+    """--random-deal deals every deal from a seed; an abandoned deal is saved as played so far."""
+    out = tmp_path / "demo.jsonl"
+    command = record_command(
+        "charlemagne", 4, out, {"variant": "maine"}, "--random-deal", "4", "--deals", "1"
+    )
+    done = type_in(command, ["show", "pass", "abandon"])
+    assert done.returncode == 0, done.stderr
+    assert "deal 1 is over (abandoned): not scored" in done.stdout
+    record = recordkit.loads(out.read_text())
+    assert record.deals[0].status == "abandoned" and record.deals[0].auction[0].call == "pass"
+    assert recordkit.validate(record) == []
+
+
+def read_until(master: int, wanted: str, timeout: float = 30) -> str:
+    """Terminal output up to and including `wanted`."""
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while wanted not in seen:
+        ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            raise AssertionError(f"{wanted!r} never came; the terminal showed:\n{seen}")
+        seen += os.read(master, 4096).decode(errors="replace")
+    return seen
+
+
+def test_the_prompt_in_a_terminal(tmp_path: Path) -> None:
+    """In a pseudo-terminal: the prompt shows the deal and whose turn, lists the legal calls,
+    refuses a card that is not one, and saves on quit."""
+    out = tmp_path / "game.json"
+    master, slave = os.openpty()
+    env = {**os.environ, "COLUMNS": "200", "TERM": "dumb"}
+    child = subprocess.Popen(
+        record_command("joffre", 4, out, {}), stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+    )
+    os.close(slave)
+    try:
+        read_until(master, "deal 1, needs hand 0")
+        os.write(master, b"random 5\n")
+        read_until(master, "Bruno (1) bid> ")
+        os.write(master, b"?\n")
+        assert "legal: " in read_until(master, "bid> ")
+        os.write(master, b"ZZ\n")
+        assert "refused: RECORD-UNKNOWN-CALL" in read_until(master, "bid> ")
+        os.write(master, b"quit\n")
+        read_until(master, "saved")
+        assert child.wait(timeout=30) == 0
+    finally:
+        os.close(master)
+        if child.poll() is None:
+            child.kill()
+    assert recordkit.validate(recordkit.load(out)) == []

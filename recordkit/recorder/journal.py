@@ -84,11 +84,12 @@ def read(path: Path) -> Contents:
     except OSError as error:
         raise JournalError(f"cannot read the journal {path}: {error.strerror}") from None
     lines = content.split(b"\n")
+    last_line = max((number for number, line in enumerate(lines, start=1) if line.strip()), default=0)
     contents: Contents | None = None
     offset = 0
     for number, line in enumerate(lines, start=1):
         end = offset + len(line) + 1
-        last = all(not rest.strip() for rest in lines[number:])
+        last = number == last_line
         if not line.strip():
             offset = end
             continue

@@ -329,10 +329,12 @@ class Recorder:
     # --- the steps, shared by recording and resuming ----------------------------------------
 
     def _log(self, entry: dict[str, Any]) -> None:
+        """Append an accepted step to the journal (on disk before returning)."""
         if self._journal is not None:
             self._journal.append(entry)
 
     def _start_deal(self, fields: dict[str, Any]) -> list[Diagnostic]:
+        """Check the cards dealt with the ruleset and open the deal (closed at once if annulled)."""
         if self.current is not None:
             raise refusal(f"deal {self.current.number} is in progress: finish it, abandon it or undo")
         if self.over:
@@ -355,6 +357,8 @@ class Recorder:
         return found
 
     def _act_one(self, text: str, seat: int | None) -> list[Diagnostic]:
+        """Write one typed action into the deal, read it back with `compile`, judge it with `advance`;
+        a refusal leaves the deal as it was."""
         live = self.current
         if live is None:
             raise refusal(
@@ -417,6 +421,7 @@ class Recorder:
         live.end = "played"
 
     def _undo(self) -> str:
+        """Take back the last step of the last deal (see `undo`)."""
         if not self._deals:
             raise refusal("nothing to undo")
         live = self._deals[-1]
@@ -438,6 +443,7 @@ class Recorder:
         return f"{step.text!r} is taken back" + ("" if step.seat is None else f" (seat {step.seat})")
 
     def _abandon(self) -> None:
+        """Close the deal in progress as abandoned, totals unchanged."""
         live = self.current
         if live is None:
             raise refusal("no deal is in progress")
@@ -447,6 +453,7 @@ class Recorder:
         live.end = "abandoned"
 
     def _is_card(self, word: str) -> bool:
+        """Whether a word is a card code of this game (aliases included)."""
         return word.upper() in self.table.deck.index
 
 

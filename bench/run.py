@@ -208,6 +208,30 @@ def write_pgn(path: Path, moves: int, seed: int) -> int:
     return written
 
 
+def _spin(rounds: int) -> int:
+    total = 0
+    for number in range(rounds):
+        total += number * number
+    return total
+
+
+def parallel_ceiling(rounds: int = 5_000_000) -> float:
+    """How much faster two processes run two pure-Python loops than one process: the most
+    `--jobs 2` can gain on this machine (two virtual cores may share one physical core)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    started = time.perf_counter()
+    _spin(rounds)
+    _spin(rounds)
+    serial = time.perf_counter() - started
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(_spin, [1000, 1000]))  # start the workers before the clock
+        started = time.perf_counter()
+        list(pool.map(_spin, [rounds, rounds]))
+        parallel = time.perf_counter() - started
+    return serial / parallel
+
+
 # --- the report -------------------------------------------------------------------------------------
 
 

@@ -198,9 +198,9 @@ def _validated(
             errors = error.errors(include_url=False)
         extras = [e for e in errors if e["type"] == "extra_forbidden"]
         if settings.strict or not extras or len(extras) != len(errors):
-            report.diagnostics += [_schema_diagnostic(e, prefix, report.location, settings) for e in errors]
+            report.diagnostics += [schema_diagnostic(e, prefix, report.location, settings) for e in errors]
             return None
-        report.diagnostics += [_schema_diagnostic(e, prefix, report.location, settings) for e in extras]
+        report.diagnostics += [schema_diagnostic(e, prefix, report.location, settings) for e in extras]
         data = copy.deepcopy(data)
         for extra in extras:
             _drop(data, extra["loc"])
@@ -213,9 +213,10 @@ def _drop(data: Any, loc: tuple[str | int, ...]) -> None:
     data.pop(loc[-1], None)
 
 
-def _schema_diagnostic(
+def schema_diagnostic(
     error: Any, prefix: tuple[str | int, ...], where: Location, settings: Settings
 ) -> Diagnostic:
+    """One pydantic error of the part at `prefix` as the diagnostic a club player reads."""
     loc = prefix + tuple(error["loc"])
     path = json_path(loc)
     deal = loc[1] + 1 if len(loc) > 1 and loc[0] == "deals" and isinstance(loc[1], int) else None

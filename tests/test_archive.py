@@ -31,7 +31,7 @@ from recordkit.sources import RawRecord
 from recordkit.validate import Settings, validate_record
 from tests.helpers import generated
 from tests.test_properties import games as any_game
-from tests.test_tarot_properties import illegal_swaps, put_card
+from tests.test_tarot_properties import play_one_illegal_card
 
 ROOT = Path(__file__).parent.parent
 runner = CliRunner()
@@ -136,10 +136,7 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]
     folder = tmp_path_factory.mktemp("queries")
     records = [generated(n, seed, deals=4) for n in (3, 4, 5) for seed in range(6)]
     for record in records[::5]:
-        for deal_index, trick, position, illegal, original, later in illegal_swaps(record)[:1]:
-            tricks = record["deals"][deal_index]["tricks"]
-            put_card(tricks, trick, position, illegal)
-            put_card(tricks, later[0], later[1], original)
+        play_one_illegal_card(record)
     archive = folder / "archive"
     to_archive([str(write_jsonl(folder / "g.jsonl", records))], archive)
     assert runner.invoke(app, ["validate", str(archive), "--violations", "-q"]).exit_code == 1

@@ -15,7 +15,7 @@ from recordkit.diagnostics import Diagnostic
 from recordkit.parallel import chunked, ordered_map
 from recordkit.validate import RecordReport, Settings, validate_paths
 from tests.helpers import generated
-from tests.test_tarot_properties import illegal_swaps, put_card
+from tests.test_tarot_properties import play_one_illegal_card
 
 ROOT = Path(__file__).parent.parent
 runner = CliRunner()
@@ -36,10 +36,7 @@ def corrupted_records() -> list[dict[str, Any]]:
     """Generated games of 3, 4 and 5 players, every third one with an illegal card swapped in."""
     records = [generated(players, seed, deals=3) for players in (3, 4, 5) for seed in range(12)]
     for record in records[::3]:
-        for deal_index, trick, position, illegal, original, later in illegal_swaps(record)[:1]:
-            tricks = record["deals"][deal_index]["tricks"]
-            put_card(tricks, trick, position, illegal)
-            put_card(tricks, later[0], later[1], original)
+        play_one_illegal_card(record)
     return records
 
 

@@ -153,6 +153,14 @@ def put_card(tricks: list[str], trick: int, position: int, code: str) -> None:
     tricks[trick] = " ".join(cards)
 
 
+def play_one_illegal_card(record: dict[str, Any]) -> None:
+    """Swap the first card a player could not legally play into its place (if any), in place."""
+    for deal_index, trick, position, illegal, original, later in illegal_swaps(record)[:1]:
+        tricks = record["deals"][deal_index]["tricks"]
+        put_card(tricks, trick, position, illegal)
+        put_card(tricks, later[0], later[1], original)
+
+
 @PROPERTY
 @given(players, seeds, st.data())
 def test_an_unknown_card_code_is_caught(n: int, seed: int, data: st.DataObject) -> None:

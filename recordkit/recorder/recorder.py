@@ -25,7 +25,7 @@ from recordkit.recorder.journal import Journal, JournalError, read
 from recordkit.recorder.live import LiveDeal, Step, errors, in_progress, replay, rewrite
 from recordkit.rules.base import Action, PlayedTrick, Ruleset, Turn
 from recordkit.sources import write_atomic
-from recordkit.validate import json_path
+from recordkit.validate import Settings, schema_diagnostic
 
 _SEAT_PREFIX = re.compile(r"^\s*(\d+)\s*:\s*(.*)$", re.S)
 
@@ -466,19 +466,10 @@ def _diagnostic(violation: Violation, live: LiveDeal) -> Diagnostic:
 
 def _schema(error: ValidationError, number: int) -> list[Diagnostic]:
     """Text that does not fit the deal's model, reported as the validator reports such a deal."""
-    found = []
-    for item in error.errors(include_url=False):
-        path = json_path(("deals", number - 1, *item["loc"]))
-        if item["type"] == "extra_forbidden":
-            code, message = "RECORD-UNKNOWN-KEY", f"unknown key {str(item['loc'][-1])!r}"
-        elif item["type"] == "missing":
-            code, message = "RECORD-MISSING-FIELD", f"{path} is missing"
-        else:
-            code, message = "RECORD-SCHEMA", f"{path}: {item['msg']}"
-        found.append(
-            Diagnostic(code, Severity.ERROR, message, Location(deal=number, path=path), rule="format.schema")
-        )
-    return found
+    prefix = ("deals", number - 1)
+    return [
+        schema_diagnostic(item, prefix, Location(), Settings()) for item in error.errors(include_url=False)
+    ]
 
 
 def _option_problem(item: Any) -> str:

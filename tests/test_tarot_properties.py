@@ -9,14 +9,17 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from recordkit.cards import ids_of
 from recordkit.codec import loads
 from recordkit.engine import steps
 from recordkit.model import trick_codes
 from recordkit.rules.base import PlayedTrick, Table
-from recordkit.rules.french_tarot.cards import DECK
+from recordkit.rules.french_tarot.cards import DECK, EXCUSE, TRUMP_SUIT, suit_of
 from recordkit.rules.french_tarot.options import TarotOptions
-from recordkit.rules.french_tarot.play import legal_mask
+from recordkit.rules.french_tarot.play import legal_mask, may_play
 from recordkit.rules.french_tarot.record import BIDS, TarotDeal
+from recordkit.rules.french_tarot.scoring import excuse_wins
+from recordkit.rules.french_tarot.state import Phase
 from tests.helpers import TAROT, codes_of, diagnostics_of, generated
 from tests.test_properties import option_values
 
@@ -48,6 +51,46 @@ def test_scores_are_zero_sum_and_card_points_total_91(n: int, seed: int, options
         *_, (_, _, state) = steps(TAROT, table, deal)
         set_aside = TAROT.trick_points(PlayedTrick(0, DECK.cards(deal.discard or deal.dog)))
         assert sum(TAROT.trick_points(trick) for trick in state.tricks) + set_aside == 91
+
+
+def winner_by_rank(trick: list[int]) -> int:
+    """tarot.trick.winner read straight from the rule: the highest trump, else the highest card
+    of the suit led (the Excuse never wins by rank); the position in the trick."""
+    trumps = [card for card in trick if suit_of(card) == TRUMP_SUIT]
+    suits = [suit_of(card) for card in trick if card != EXCUSE]
+    led = [card for card in trick if suits and suit_of(card) == suits[0]]
+    return trick.index(max(trumps or led))
+
+
+@PROPERTY
+@given(players, seeds, tarot_options)
+def test_the_trick_kept_as_numbers_agrees_with_the_whole_trick(
+    n: int, seed: int, options: dict[str, Any]
+) -> None:
+    """tarot.play.follow .. excuse and tarot.trick.winner: the fast legality test and winning card
+    that play keeps up to date say, at every card of every deal, what reading the trick says."""
+    data = generated(n, seed, options=options)
+    table = table_of(data)
+    for raw in data["deals"]:
+        deal = TarotDeal.model_validate(raw)
+        for action, _problems, state in steps(TAROT, table, deal):
+            trick = state.current
+            if action is None or action.kind != "play" or trick is None or state.phase != Phase.PLAY:
+                continue
+            if len(trick.cards) < n:
+                hand = state.hands[state.to_play()]
+                legal = legal_mask(hand, trick.cards)
+                for card in ids_of(hand):
+                    assert may_play(hand, card, state.lead, state.high) == bool(legal >> card & 1)
+            if trick.cards:
+                assert trick.cards == [EXCUSE] or state.best == winner_by_rank(trick.cards)
+            if (
+                state.tricks
+                and len(state.tricks[-1].cards) == n
+                and not excuse_wins(state, len(state.tricks) - 1, state.tricks[-1])
+            ):
+                last = state.tricks[-1]
+                assert last.winner == last.seats[winner_by_rank(last.cards)]
 
 
 def orjson_text(data: dict[str, Any]) -> str:

@@ -60,6 +60,23 @@ def legal_mask(hand: int, trick: Sequence[int]) -> int:
     return (over or trumps) | (hand & EXCUSE_BIT)
 
 
+def may_play(hand: int, card: int, lead: int, high: int) -> bool:
+    """Whether `card` of `hand` is legal on a trick whose suit to follow is `lead` (-1: none yet)
+    and whose highest trump is `high` (-1: none): `legal_mask`'s verdict from two numbers that
+    play keeps up to date, instead of a scan of the trick for every card."""
+    if lead < 0 or card == EXCUSE:
+        return True
+    if lead != TRUMP_SUIT:
+        following = hand & SUIT_MASKS[lead]
+        if following:
+            return bool(following >> card & 1)
+    trumps = hand & TRUMPS
+    if not trumps:
+        return True
+    over = trumps & TRUMPS_ABOVE[high] if high >= 0 else trumps
+    return bool((over or trumps) >> card & 1)
+
+
 def wrong_card(hand: int, trick: Sequence[int], card: int, seat: int) -> Violation:
     """The violation for a card that is held but not among the legal plays."""
     code = DECK.codes[card]
@@ -111,26 +128,11 @@ def wrong_card(hand: int, trick: Sequence[int], card: int, seat: int) -> Violati
     )
 
 
-def winning_index(trick: Sequence[int]) -> int:
-    """Index of the card that wins by rank: the highest trump, else the highest of the led suit.
-
-    The Excuse never wins here; the cases where it does (slam, goulash) are decided by the caller.
-    """
-    high = highest_trump(trick)
-    if high is not None:
-        return trick.index(high)
-    led = suit_setter(trick)
-    if led is None:
-        return 0
-    led_suit = SUITS[led]
-    best = max(card for card in trick if SUITS[card] == led_suit)
-    return trick.index(best)
-
-
 def play_card(state: TarotState, action: Action) -> list[Violation]:
     """tarot.play.*: one card, checked against the hand and the trick, then played.
 
-    The hot path of validation: a legal card costs a few table lookups and no allocation."""
+    The hot path of validation: the trick's suit to follow, highest trump and winning card are
+    kept as numbers as cards fall, so a legal card costs a few table lookups."""
     card = action.value
     number = len(state.tricks) + 1
     trick = state.current
@@ -138,6 +140,7 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     if trick is None:
         leader = state.to_play()
         trick = state.current = PlayedTrick(leader)
+        state.lead = state.high = state.best = state.best_card = -1
         if state.recorded[number - 1 : number] and state.recorded[number - 1][0] is not None:
             problems += check_leader(state.recorded, number, leader, "tarot.trick.leader", action.path)
     cards = trick.cards
@@ -149,7 +152,7 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     if not hand & bit:
         wrong = not_held(state, seat, card)
         state.scorable = False
-    elif cards and not legal_mask(hand, cards) & bit:
+    elif not may_play(hand, card, state.lead, state.high):
         wrong = wrong_card(hand, cards, card, seat)
     elif number == 1 and state.called is not None:
         wrong = first_lead(state, trick, card, seat)
@@ -159,11 +162,27 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     state.hands[seat] = hand & ~bit
     if card not in state.played_in:
         state.played_in[card] = number
+    _follow(state, card, len(cards))
     cards.append(card)
     trick.seats.append(seat)
     if len(cards) == players:
         problems += close_trick(state, trick, number, action)
     return problems
+
+
+def _follow(state: TarotState, card: int, position: int) -> None:
+    """Keep the trick's suit to follow, highest trump and card winning by rank up to date
+    (rule tarot.trick.winner: the highest trump, else the highest card of the suit led)."""
+    if card == EXCUSE:
+        return
+    if state.lead < 0:
+        state.lead = SUITS[card]
+    if card >= FIRST_TRUMP:
+        if card > state.high:
+            state.high = state.best_card = card
+            state.best = position
+    elif state.high < 0 and SUITS[card] == state.lead and card > state.best_card:
+        state.best_card, state.best = card, position
 
 
 def not_held(state: TarotState, seat: int, card: int) -> Violation:
@@ -196,7 +215,7 @@ def close_trick(state: TarotState, trick: PlayedTrick, number: int, action: Acti
     if excuse_wins(state, index, trick):
         trick.winner = trick.seats[trick.cards.index(EXCUSE)]
     else:
-        trick.winner = trick.seats[winning_index(trick.cards)]
+        trick.winner = trick.seats[max(state.best, 0)]
     problems = check_winner(state.recorded, number, trick, DECK, "tarot.trick.winner", action.path)
     state.tricks.append(trick)
     state.current = None

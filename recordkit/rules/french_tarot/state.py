@@ -64,6 +64,13 @@ class TarotState:
     leader: int = 0
     played_in: dict[int, int] = field(default_factory=dict)
     recorded: list[tuple[int | None, int | None]] = field(default_factory=list)
+    lead: int = -1
+    """The trick in progress: the suit to follow (-1 until a card other than the Excuse)..."""
+    high: int = -1
+    """...its highest trump (-1: none)..."""
+    best: int = -1
+    """...and the position and id of the card that wins it by rank so far."""
+    best_card: int = -1
     scorable: bool = True
     overrun_reported: bool = False
 

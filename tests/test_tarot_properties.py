@@ -81,9 +81,9 @@ def test_the_trick_kept_as_numbers_agrees_with_the_whole_trick(
                 hand = state.hands[state.to_play()]
                 legal = legal_mask(hand, trick.cards)
                 for card in ids_of(hand):
-                    assert may_play(hand, card, state.lead, state.high) == bool(legal >> card & 1)
+                    assert may_play(hand, card, state.rank.lead, state.rank.high) == bool(legal >> card & 1)
             if trick.cards:
-                assert trick.cards == [EXCUSE] or state.best == winner_by_rank(trick.cards)
+                assert trick.cards == [EXCUSE] or state.rank.best == winner_by_rank(trick.cards)
             if (
                 state.tricks
                 and len(state.tricks[-1].cards) == n

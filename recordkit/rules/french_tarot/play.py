@@ -24,7 +24,7 @@ from recordkit.rules.french_tarot.cards import (
     suit_of,
 )
 from recordkit.rules.french_tarot.scoring import excuse_wins
-from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.french_tarot.state import Phase, TarotState, TrickRank
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "trumps", "the Excuse")
 
@@ -140,7 +140,7 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     if trick is None:
         leader = state.to_play()
         trick = state.current = PlayedTrick(leader)
-        state.lead = state.high = state.best = state.best_card = -1
+        state.rank = TrickRank()
         if state.recorded[number - 1 : number] and state.recorded[number - 1][0] is not None:
             problems += check_leader(state.recorded, number, leader, "tarot.trick.leader", action.path)
     cards = trick.cards
@@ -152,7 +152,7 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     if not hand & bit:
         wrong = not_held(state, seat, card)
         state.scorable = False
-    elif not may_play(hand, card, state.lead, state.high):
+    elif not may_play(hand, card, state.rank.lead, state.rank.high):
         wrong = wrong_card(hand, cards, card, seat)
     elif number == 1 and state.called is not None:
         wrong = first_lead(state, trick, card, seat)
@@ -162,7 +162,7 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     state.hands[seat] = hand & ~bit
     if card not in state.played_in:
         state.played_in[card] = number
-    _follow(state, card, len(cards))
+    follow(state.rank, card, len(cards))
     cards.append(card)
     trick.seats.append(seat)
     if len(cards) == players:
@@ -170,19 +170,28 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     return problems
 
 
-def _follow(state: TarotState, card: int, position: int) -> None:
-    """Keep the trick's suit to follow, highest trump and card winning by rank up to date
-    (rule tarot.trick.winner: the highest trump, else the highest card of the suit led)."""
+def follow(rank: TrickRank, card: int, position: int) -> None:
+    """Keep a trick's suit to follow, highest trump and card winning by rank up to date as `card`
+    falls at `position` (rule tarot.trick.winner: the highest trump, else the highest card of the
+    suit led; the Excuse never wins by rank)."""
     if card == EXCUSE:
         return
-    if state.lead < 0:
-        state.lead = SUITS[card]
+    if rank.lead < 0:
+        rank.lead = SUITS[card]
     if card >= FIRST_TRUMP:
-        if card > state.high:
-            state.high = state.best_card = card
-            state.best = position
-    elif state.high < 0 and SUITS[card] == state.lead and card > state.best_card:
-        state.best_card, state.best = card, position
+        if card > rank.high:
+            rank.high = rank.best_card = card
+            rank.best = position
+    elif rank.high < 0 and SUITS[card] == rank.lead and card > rank.best_card:
+        rank.best_card, rank.best = card, position
+
+
+def winning_index(trick: Sequence[int]) -> int:
+    """The position of the card that wins a trick by rank, as play decides it card by card."""
+    rank = TrickRank()
+    for position, card in enumerate(trick):
+        follow(rank, card, position)
+    return max(rank.best, 0)
 
 
 def not_held(state: TarotState, seat: int, card: int) -> Violation:
@@ -215,7 +224,7 @@ def close_trick(state: TarotState, trick: PlayedTrick, number: int, action: Acti
     if excuse_wins(state, index, trick):
         trick.winner = trick.seats[trick.cards.index(EXCUSE)]
     else:
-        trick.winner = trick.seats[max(state.best, 0)]
+        trick.winner = trick.seats[max(state.rank.best, 0)]
     problems = check_winner(state.recorded, number, trick, DECK, "tarot.trick.winner", action.path)
     state.tricks.append(trick)
     state.current = None

@@ -116,7 +116,7 @@ class CharlemagneState:
 
     def active_count(self) -> int:
         """Players in the play: 4, 3 with one lone hand, 2 when a Maine defender goes alone too."""
-        return sum(1 for seat in range(PLAYERS) if self.active(seat))
+        return PLAYERS - self.out.bit_count()
 
     def bidding_side(self, seat: int) -> bool:
         """Whether the seat belongs to the bidder's partnership."""

@@ -50,3 +50,33 @@ def bump_score(data: dict[str, Any], deal: int, seat: int, delta: int) -> None:
     data["deals"][deal]["result"]["scores"][seat] += delta
     for later in data["deals"][deal:]:
         later["totals"][seat] += delta
+
+
+Swap = tuple[int, int, int, str, str, tuple[int, int]]
+"""A card a player could not legally play: (deal, trick, position, that card, the card he played
+there, (trick, position) where he played that card later)."""
+
+
+def put_card(tricks: list[str], trick: int, position: int, code: str) -> None:
+    """Write `code` at a place of the tricks (written as strings)."""
+    cards = tricks[trick].split()
+    cards[position] = code
+    tricks[trick] = " ".join(cards)
+
+
+def swap_in(record: dict[str, Any], swap: Swap) -> None:
+    """Play the illegal card where it was illegal and the card played there in its later place."""
+    deal_index, trick, position, illegal, original, (later_trick, later_position) = swap
+    tricks = record["deals"][deal_index]["tricks"]
+    put_card(tricks, trick, position, illegal)
+    put_card(tricks, later_trick, later_position, original)
+
+
+def reported_at_swap(record: dict[str, Any], swap: Swap) -> list[Diagnostic]:
+    """Swap the illegal card in and return what the validator reports at its place."""
+    swap_in(record, swap)
+    deal_index, trick, position = swap[:3]
+    place = (deal_index + 1, trick + 1, position + 1)
+    return [
+        d for d in diagnostics_of(record) if (d.location.deal, d.location.trick, d.location.position) == place
+    ]

@@ -23,7 +23,7 @@ from recordkit.rules.charlemagne.cards import DECKS
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.play import legal_mask
 from recordkit.rules.charlemagne.record import CharlemagneDeal
-from tests.helpers import codes_of, diagnostics_of
+from tests.helpers import Swap, codes_of, diagnostics_of, put_card, reported_at_swap
 from tests.test_properties import option_values
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -206,8 +206,6 @@ def test_knocks_change_nothing(seed: int, options: dict[str, Any], data: st.Data
 
 # --- single corruptions -------------------------------------------------------------------------
 
-Swap = tuple[int, int, int, str, str, tuple[int, int]]
-
 
 @PROPERTY
 @given(seeds, any_options, st.data())
@@ -220,18 +218,7 @@ def test_an_illegal_card_is_caught_where_it_was_played(
     candidates = illegal_swaps(record)
     if not candidates:
         return
-    deal_index, trick, position, illegal, original, (later_trick, later_position) = data.draw(
-        st.sampled_from(candidates)
-    )
-    tricks = record["deals"][deal_index]["tricks"]
-    put_card(tricks, trick, position, illegal)
-    put_card(tricks, later_trick, later_position, original)
-    found = [
-        d
-        for d in diagnostics_of(record)
-        if (d.location.deal, d.location.trick, d.location.position)
-        == (deal_index + 1, trick + 1, position + 1)
-    ]
+    found = reported_at_swap(record, data.draw(st.sampled_from(candidates)))
     assert found, "the illegal card was not reported"
     assert found[0].code in {"CHARLEMAGNE-REVOKE", "CHARLEMAGNE-JOKER-DUTY", "CHARLEMAGNE-JOKER-CALLED"}
 
@@ -264,12 +251,6 @@ def illegal_swaps(record: dict[str, Any]) -> list[Swap]:
                 action.seat = turn.seat if turn is not None else None
             CHARLEMAGNE.advance(state, action)
     return found
-
-
-def put_card(tricks: list[Any], trick: int, position: int, code: str) -> None:
-    cards = trick_codes(tricks[trick])
-    cards[position] = code
-    tricks[trick] = " ".join(cards)
 
 
 @PROPERTY

@@ -21,7 +21,7 @@ from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.play import legal_mask
 from recordkit.rules.joffre.record import JoffreDeal, bid_value
-from tests.helpers import codes_of, diagnostics_of
+from tests.helpers import Swap, codes_of, diagnostics_of, put_card, reported_at_swap
 from tests.test_properties import option_values
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -122,8 +122,6 @@ def test_hand_written_spellings_parse_to_the_canonical_record(n: int, seed: int,
 
 # --- single corruptions -------------------------------------------------------------------------
 
-Swap = tuple[int, int, int, str, str, tuple[int, int]]
-
 
 def illegal_swaps(record: dict[str, Any]) -> list[Swap]:
     """Places where the player to play held a card he could not play there, and where he played it later."""
@@ -150,13 +148,6 @@ def illegal_swaps(record: dict[str, Any]) -> list[Swap]:
     return found
 
 
-def put_card(tricks: list[str], trick: int, position: int, code: str) -> None:
-    """Write `code` at a place of the tricks."""
-    cards = tricks[trick].split()
-    cards[position] = code
-    tricks[trick] = " ".join(cards)
-
-
 @PROPERTY
 @given(players, seeds, joffre_options, st.data())
 def test_a_revoke_is_caught_where_it_was_played(
@@ -168,18 +159,7 @@ def test_a_revoke_is_caught_where_it_was_played(
     candidates = illegal_swaps(record) if record else []
     if not candidates:
         return
-    deal_index, trick, position, illegal, original, (later_trick, later_position) = data.draw(
-        st.sampled_from(candidates)
-    )
-    tricks = record["deals"][deal_index]["tricks"]
-    put_card(tricks, trick, position, illegal)
-    put_card(tricks, later_trick, later_position, original)
-    found = [
-        d
-        for d in diagnostics_of(record)
-        if (d.location.deal, d.location.trick, d.location.position)
-        == (deal_index + 1, trick + 1, position + 1)
-    ]
+    found = reported_at_swap(record, data.draw(st.sampled_from(candidates)))
     assert found, "the revoke was not reported"
     assert found[0].code == "JOFFRE-REVOKE"
     assert found[0].rule == "joffre.play.follow"

@@ -20,7 +20,16 @@ from recordkit.rules.french_tarot.play import legal_mask, may_play
 from recordkit.rules.french_tarot.record import BIDS, TarotDeal
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.rules.french_tarot.state import Phase
-from tests.helpers import TAROT, codes_of, diagnostics_of, generated
+from tests.helpers import (
+    TAROT,
+    Swap,
+    codes_of,
+    diagnostics_of,
+    generated,
+    put_card,
+    reported_at_swap,
+    swap_in,
+)
 from tests.test_properties import option_values
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -139,8 +148,6 @@ def respell(text: str, rng: Any) -> str:
 
 # --- single corruptions -------------------------------------------------------------------------
 
-Swap = tuple[int, int, int, str, str, tuple[int, int]]
-
 
 @PROPERTY
 @given(players, seeds, st.data())
@@ -150,18 +157,7 @@ def test_an_illegal_card_is_caught_where_it_was_played(n: int, seed: int, data: 
     candidates = illegal_swaps(record)
     if not candidates:
         return
-    deal_index, trick, position, illegal, original, (later_trick, later_position) = data.draw(
-        st.sampled_from(candidates)
-    )
-    tricks = record["deals"][deal_index]["tricks"]
-    put_card(tricks, trick, position, illegal)
-    put_card(tricks, later_trick, later_position, original)
-    found = [
-        d
-        for d in diagnostics_of(record)
-        if (d.location.deal, d.location.trick, d.location.position)
-        == (deal_index + 1, trick + 1, position + 1)
-    ]
+    found = reported_at_swap(record, data.draw(st.sampled_from(candidates)))
     assert found, "the illegal card was not reported"
     assert found[0].code in {"TAROT-REVOKE", "TAROT-MUST-TRUMP", "TAROT-OVERTRUMP", "TAROT-UNDERTRUMP"}
 
@@ -190,18 +186,10 @@ def illegal_swaps(record: dict[str, Any]) -> list[Swap]:
     return found
 
 
-def put_card(tricks: list[str], trick: int, position: int, code: str) -> None:
-    cards = tricks[trick].split()
-    cards[position] = code
-    tricks[trick] = " ".join(cards)
-
-
 def play_one_illegal_card(record: dict[str, Any]) -> None:
     """Swap the first card a player could not legally play into its place (if any), in place."""
-    for deal_index, trick, position, illegal, original, later in illegal_swaps(record)[:1]:
-        tricks = record["deals"][deal_index]["tricks"]
-        put_card(tricks, trick, position, illegal)
-        put_card(tricks, later[0], later[1], original)
+    for swap in illegal_swaps(record)[:1]:
+        swap_in(record, swap)
 
 
 @PROPERTY

@@ -126,6 +126,17 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     def table(self, options: OptionsT, players: int) -> tuple[Table | None, list[Violation]]:
         """The table for this many players under these options, or the reasons it cannot be."""
 
+    def wrong_player_count(self, players: int, how: str = "") -> Violation:
+        """RECORD-PLAYERS (rule `<prefix>.players`): the game is not played by this many."""
+        *most, last = [str(count) for count in self.player_counts]
+        counts = f"{', '.join(most)} or {last}" if most else last
+        return Violation(
+            "RECORD-PLAYERS",
+            f"{self.rule_prefix}.players",
+            f"{self.title} is played by {counts} players{how}, not {players}",
+            expected=f"{counts} players",
+        )
+
     @abstractmethod
     def compile(self, table: Table, deal: DealT) -> tuple[list[Action], list[Violation]]:
         """The deal's actions in record order, with card codes turned into ids.

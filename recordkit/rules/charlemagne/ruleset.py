@@ -71,14 +71,7 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
     def table(self, options: CharlemagneOptions, players: int) -> tuple[Table | None, list[Violation]]:
         """Four players, partners opposite; the deck follows the variant (charlemagne.players)."""
         if players != PLAYERS:
-            return None, [
-                Violation(
-                    "RECORD-PLAYERS",
-                    "charlemagne.players",
-                    f"Charlemagne is played by 4 players in two partnerships, not {players}",
-                    expected="4 players",
-                )
-            ]
+            return None, [self.wrong_player_count(players, " in two partnerships")]
         return Table(options, players, DECKS[options.variant]), []
 
     def compile(self, table: Table, deal: CharlemagneDeal) -> tuple[list[Action], list[Violation]]:

@@ -77,14 +77,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
     def table(self, options: TarotOptions, players: int) -> tuple[Table | None, list[Violation]]:
         if players not in HAND_SIZES:
-            return None, [
-                Violation(
-                    "RECORD-PLAYERS",
-                    "tarot.players",
-                    f"French Tarot is played by 3, 4 or 5 players, not {players}",
-                    expected="3, 4 or 5 players",
-                )
-            ]
+            return None, [self.wrong_player_count(players)]
         return Table(options, players, DECK), []
 
     def compile(self, table: Table, deal: TarotDeal) -> tuple[list[Action], list[Violation]]:

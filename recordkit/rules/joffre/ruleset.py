@@ -53,14 +53,7 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
     def table(self, options: JoffreOptions, players: int) -> tuple[Table | None, list[Violation]]:
         """joffre.players, joffre.deal.teams, joffre.bid.range: the table, or why it cannot be."""
         if players not in self.player_counts:
-            return None, [
-                Violation(
-                    "RECORD-PLAYERS",
-                    "joffre.players",
-                    f"Joffre is played by 3 or 4 players, not {players}",
-                    expected="3 or 4 players",
-                )
-            ]
+            return None, [self.wrong_player_count(players)]
         problems = []
         if options.mode == "teams" and players != 4:
             problems.append(

@@ -59,14 +59,7 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
     def table(self, options: KarnoffelOptions, players: int) -> tuple[Table | None, list[Violation]]:
         """karnoffel.players: two players alone, or two teams of 2, 3 or 4."""
         if players not in PLAYER_COUNTS:
-            return None, [
-                Violation(
-                    "RECORD-PLAYERS",
-                    "karnoffel.players",
-                    f"Karnöffel is played by 2, 4, 6 or 8 players, not {players}",
-                    expected="2, 4, 6 or 8 players",
-                )
-            ]
+            return None, [self.wrong_player_count(players)]
         return Table(options, players, cards_of(options.deck).deck), []
 
     def compile(self, table: Table, deal: KarnoffelDeal) -> tuple[list[Action], list[Violation]]:

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from recordkit.archive import archive_records, to_archive
 from recordkit.cli import app
 from recordkit.diagnostics import Diagnostic
+from recordkit.inputs import validate_inputs
 from recordkit.parallel import chunked, ordered_map
 from recordkit.validate import RecordReport, Settings, validate_paths
 from tests.helpers import generated
@@ -56,6 +57,16 @@ def test_two_jobs_report_exactly_what_one_job_reports(tmp_path: Path) -> None:
     together = findings(list(validate_paths(paths, Settings(), jobs=2)))
     assert together == alone
     assert any(diagnostics for _where, _deals, diagnostics in alone[:30])
+
+
+def test_an_archive_validated_with_two_jobs_reports_the_same(tmp_path: Path) -> None:
+    source = tmp_path / "games.jsonl"
+    source.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in corrupted_records()))
+    to_archive([str(source)], tmp_path / "archive")
+    alone = findings(list(validate_inputs([str(tmp_path / "archive")], Settings())))
+    together = findings(list(validate_inputs([str(tmp_path / "archive")], Settings(), jobs=2)))
+    assert together == alone and len(alone) == 36
+    assert sum(1 for _where, _deals, found in alone if found) >= 12
 
 
 def test_validate_cli_with_jobs_gives_the_same_output(tmp_path: Path) -> None:

@@ -8,10 +8,14 @@ through the same functions.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
+from multiprocessing.process import BaseProcess
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -43,7 +47,7 @@ def ordered_map(
         return
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([_module_of(function)])
-    pool = ProcessPoolExecutor(jobs, mp_context=context)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker)
     pending: deque[Future[Result]] = deque()
     try:
         for chunk in chunks:
@@ -54,6 +58,20 @@ def ordered_map(
             yield pending.popleft().result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_worker() -> None:
+    """Workers ignore Ctrl-C (the parent stops the pool and says so, instead of each worker
+    printing a traceback), and end when the parent ends, however it ends (killed, crashed)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+
+
+def _end_with(parent: BaseProcess) -> None:
+    parent.join()
+    os._exit(1)
 
 
 def _module_of(function: Callable[..., object]) -> str:

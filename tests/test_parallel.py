@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +95,50 @@ def test_an_archive_converted_with_two_jobs_is_the_same(tmp_path: Path) -> None:
         two = pq.read_table(tmp_path / "two" / table / "part-00000.parquet")
         assert one.equals(two), table
     assert list(archive_records(tmp_path / "two")) == list(archive_records(tmp_path / "one"))
+
+
+def descendants(pid: int) -> set[int]:
+    """Every living process below `pid` (read from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
+    """A validation killed with SIGKILL leaves no worker process running on (or waiting) forever."""
+    source = tmp_path / "games.jsonl"
+    records = corrupted_records()
+    source.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records * 40))
+    command = [sys.executable, "-m", "recordkit", "validate", str(source), "-q", "--jobs", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while len(descendants(process.pid)) < 3 and time.monotonic() < deadline:  # forkserver + 2 workers
+        time.sleep(0.1)
+    workers = descendants(process.pid)
+    assert len(workers) >= 3, "the workers did not start"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers)

@@ -35,8 +35,9 @@ def deal_random(table: Table, dealer: int, rng: random.Random) -> KarnoffelDeal:
 
 
 def record_deal(table: Table, dealt: KarnoffelDeal, actions: Sequence[Action]) -> KarnoffelDeal:
-    """The dealt model itself with the calls and cards written in, cut to the cards a surrender left
-    undealt; quiet windows are written as [] and trailing ones left out."""
+    """A copy of the dealt model with the calls and cards written in, cut to the cards a surrender
+    left undealt; quiet windows are written as [] and trailing ones left out."""
+    dealt = dealt.model_copy(deep=True)
     cards = cards_of(table.options.deck)
     n = table.players
     windows: list[list[Call]] = [[] for _ in range(WINDOWS)]

@@ -1,14 +1,15 @@
 """Every speed figure of the project in one run, side by side with its references and targets.
 
-Usage: python bench/run.py [--deals 20000] [--unique 4000] [--per-game 600] [--seed 1] [--convert-only]
+Usage: python bench/run.py [--deals 20000] [--unique 4000] [--per-game 600] [--seed 1] [--repeat 3]
+                           [--convert-only]
 
 Generates 4-player French Tarot games with a fixed seed (`--unique` distinct deals repeated up
 to `--deals`: generating is the slow part, and repeating does not change what checking costs),
 then times, each in a fresh child process so that its peak memory is its own:
 orjson.loads and pydantic's validate_json of the file (references), `validate` with 1 and 2
 processes, JSONL -> Parquet with 1 and 2 processes, Parquet -> JSONL, `validate` of the archive,
-every game's validation cost per card, and python-chess reading PGN of as many moves (install it
-with `pip install -e '.[bench]'`). Tests never assert timings; this prints them.
+every game's validation cost per card, and python-chess reading up to 100,000 moves of PGN
+(install it with `pip install -e '.[bench]'`); each figure is the fastest of `--repeat` runs. Tests never assert timings; this prints them.
 """
 
 from __future__ import annotations

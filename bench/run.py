@@ -9,7 +9,8 @@ then times, each in a fresh child process so that its peak memory is its own:
 orjson.loads and pydantic's validate_json of the file (references), `validate` with 1 and 2
 processes, JSONL -> Parquet with 1 and 2 processes, Parquet -> JSONL, `validate` of the archive,
 every game's validation cost per card, and python-chess reading up to 100,000 moves of PGN
-(install it with `pip install -e '.[bench]'`); each figure is the fastest of `--repeat` runs. Tests never assert timings; this prints them.
+(install it with `pip install -e '.[bench]'`); each figure is the fastest of `--repeat` runs.
+Tests never assert timings; this prints them.
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ def replay(
 ) -> None:
     """Show one deal trick by trick: who led, the cards, who won, running card points.
 
-    Example: recordkit replay samples/french-tarot/club-evening.json --deal 2
+    Example: recordkit replay samples/french-tarot/club-evening-4p.json --deal 2
     """
     raw = _nth_record(path, record)
     report = validate_record(raw, Settings(strict=False))

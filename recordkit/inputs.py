@@ -18,8 +18,8 @@ from recordkit.validate import RecordReport, Settings, validate_items
 def validate_inputs(
     paths: Iterable[str], settings: Settings, jobs: int = 1
 ) -> Iterator[RecordReport | Diagnostic]:
-    """Validate each path: archives record by record, anything else as record files."""
-    return validate_items(input_records(paths, parse=jobs <= 1), settings, jobs)
+    """Validate each path (archives record by record, anything else as record files): what is found."""
+    return validate_items(input_records(paths, parse=jobs <= 1), settings, jobs, findings_only=True)
 
 
 def input_records(paths: Iterable[str], parse: bool = True) -> Iterator[Source]:

@@ -19,6 +19,7 @@ from recordkit.engine import DealReplay, replay_deal
 from recordkit.games import RULESETS, ruleset_for
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.parallel import chunked, ordered_map
+from recordkit.quick import clean_deals
 from recordkit.rules.base import Ruleset, Table
 from recordkit.sources import RawRecord, Source, parsed, raw_records
 
@@ -53,22 +54,24 @@ class RecordReport:
 
 
 def validate_paths(
-    paths: Iterable[str], settings: Settings, jobs: int = 1
+    paths: Iterable[str], settings: Settings, jobs: int = 1, findings_only: bool = False
 ) -> Iterator[RecordReport | Diagnostic]:
     """Every record of every file, as reports; file-level problems as bare diagnostics."""
-    return validate_items(raw_records(paths, parse=jobs <= 1), settings, jobs)
+    return validate_items(raw_records(paths, parse=jobs <= 1), settings, jobs, findings_only)
 
 
 def validate_items(
-    items: Iterable[Source], settings: Settings, jobs: int = 1
+    items: Iterable[Source], settings: Settings, jobs: int = 1, findings_only: bool = False
 ) -> Iterator[RecordReport | Diagnostic]:
     """A report for each record, in order; diagnostics pass through.
 
-    With `jobs` > 1 the records are parsed and checked on that many processes, and the reports
-    carry only their findings (no parsed record or replays)."""
+    With `findings_only` the reports carry only what was found (no parsed record or replays),
+    which lets a clean record take the fast path (`recordkit.quick`). With `jobs` > 1 the records
+    are parsed and checked on that many processes, and the reports are always findings only."""
     if jobs <= 1:
+        check = partial(findings, settings=settings) if findings_only else partial(_check, settings=settings)
         for item in items:
-            yield _check(parsed(item), settings)
+            yield check(item)
         return
     for found in ordered_map(partial(findings_of, settings), chunked(items), jobs):
         yield from found
@@ -76,12 +79,24 @@ def validate_items(
 
 def findings_of(settings: Settings, items: list[Source]) -> list[RecordReport | Diagnostic]:
     """What validating each record finds (a worker's job): reports without the parsed records."""
-    checked = (_check(parsed(item), settings) for item in items)
-    return [found.findings() if isinstance(found, RecordReport) else found for found in checked]
+    return [findings(item, settings) for item in items]
 
 
-def _check(item: RawRecord | Diagnostic, settings: Settings) -> RecordReport | Diagnostic:
-    return item if isinstance(item, Diagnostic) else validate_record(item, settings)
+def findings(item: Source, settings: Settings) -> RecordReport | Diagnostic:
+    """What validating one record finds: a clean record proven so on the fast path, any other
+    record replayed in full and reported without its parsed form."""
+    raw = parsed(item)
+    if isinstance(raw, Diagnostic):
+        return raw
+    deals = clean_deals(raw.data, settings.game)
+    if deals is not None:
+        return RecordReport(raw.location, deal_count=deals)
+    return validate_record(raw, settings).findings()
+
+
+def _check(item: Source, settings: Settings) -> RecordReport | Diagnostic:
+    raw = parsed(item)
+    return raw if isinstance(raw, Diagnostic) else validate_record(raw, settings)
 
 
 def validate_record(raw: RawRecord, settings: Settings = Settings()) -> RecordReport:

@@ -12,15 +12,24 @@ from recordkit.codec import to_data
 from recordkit.diagnostics import Diagnostic, Location
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.quick import clean_deals
 from recordkit.sources import RawRecord
-from recordkit.validate import Settings, validate_paths, validate_record
+from recordkit.validate import RecordReport, Settings, validate_paths, validate_record
 
 TAROT = RULESETS["french-tarot"]
 
 
 def diagnostics_of(data: Any, strict: bool = True) -> list[Diagnostic]:
-    """Every diagnostic of one record given as a JSON value."""
-    return validate_record(RawRecord(data, Location()), Settings(strict=strict)).diagnostics
+    """Every diagnostic of one record given as a JSON value.
+
+    Every record a test validates also goes through the fast path, which must never accept a
+    record that the full replay finds anything in (nor change the record)."""
+    before = copy.deepcopy(data)
+    quick = clean_deals(data)
+    assert data == before, "the fast path changed the record"
+    found = validate_record(RawRecord(data, Location()), Settings(strict=strict)).diagnostics
+    assert quick is None or found == [], f"the fast path accepted a record with {found[:3]}"
+    return found
 
 
 def codes_of(data: Any, strict: bool = True) -> list[str]:
@@ -29,12 +38,18 @@ def codes_of(data: Any, strict: bool = True) -> list[str]:
 
 
 def file_codes(path: Path, strict: bool = True) -> set[str]:
-    """The codes raised by every record of a file."""
+    """The codes raised by every record of a file (the same with and without the fast path)."""
     codes: set[str] = set()
-    for item in validate_paths([str(path)], Settings(strict=strict)):
-        found = [item] if isinstance(item, Diagnostic) else item.diagnostics
-        codes |= {d.code for d in found}
+    full = list(validate_paths([str(path)], Settings(strict=strict)))
+    fast = list(validate_paths([str(path)], Settings(strict=strict), findings_only=True))
+    assert [_found(item) for item in fast] == [_found(item) for item in full]
+    for item in full:
+        codes |= {d.code for d in _found(item)}
     return codes
+
+
+def _found(item: RecordReport | Diagnostic) -> list[Diagnostic]:
+    return [item] if isinstance(item, Diagnostic) else item.diagnostics
 
 
 def generated(

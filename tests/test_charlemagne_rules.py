@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from recordkit.cards import ids_of
-from recordkit.diagnostics import Location
 from recordkit.engine import steps
 from recordkit.games import RULESETS
 from recordkit.rules.base import Action, Table
@@ -29,8 +28,7 @@ from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.play import legal_mask, winning_index
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
-from recordkit.sources import RawRecord
-from recordkit.validate import Settings, validate_record
+from tests.helpers import diagnostics_of
 
 RULES = RULESETS["charlemagne"]
 STD = DECKS["standard"]
@@ -168,11 +166,11 @@ def deal_of(layout: Layout, dealer: int, scores: list[int], **fields: Any) -> di
 
 
 def codes(data: dict[str, Any]) -> list[str]:
-    return [d.code for d in validate_record(RawRecord(data, Location()), Settings()).diagnostics]
+    return [d.code for d in diagnostics_of(data)]
 
 
 def diagnostics(data: dict[str, Any]) -> list[Any]:
-    return validate_record(RawRecord(data, Location()), Settings()).diagnostics
+    return diagnostics_of(data)
 
 
 # === ranks and suits (charlemagne.rank.*) =========================================================

@@ -21,10 +21,8 @@ from typing import Any
 import pytest
 
 from recordkit.cards import ids_of, tarot_deck
-from recordkit.diagnostics import Location
 from recordkit.rules.french_tarot import play
-from recordkit.sources import RawRecord
-from recordkit.validate import Settings, validate_record
+from tests.helpers import diagnostics_of
 
 DECK = tarot_deck()
 NAMES = ["Ana", "Bea", "Cyr", "Dan", "Eve"]
@@ -165,7 +163,7 @@ def record(players: int, *deals: dict[str, Any], **options: Any) -> dict[str, An
 
 def codes(data: dict[str, Any]) -> list[str]:
     """The codes of every diagnostic of a record, in order."""
-    return [d.code for d in validate_record(RawRecord(data, Location()), Settings()).diagnostics]
+    return [d.code for d in diagnostics_of(data)]
 
 
 def rule_codes(data: dict[str, Any]) -> list[str]:

@@ -75,6 +75,16 @@ class DealSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class QuickDeal:
+    """A deal the fast path (`recordkit.quick`) proved clean: its dealer, the scores the rules
+    give it, and its final state (for the next dealer and the end of the game)."""
+
+    dealer: int
+    scores: list[int | float]
+    state: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     """What stays fixed across a record's deals: the options, the number of players, the deck."""
 
@@ -189,6 +199,16 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     def result_checks(self, state: StateT, deal: DealT) -> list[Violation]:
         """Checks of result fields beyond the scores (e.g. the card points written down)."""
         return []
+
+    quick_result_fields: ClassVar[frozenset[str]] = frozenset()
+    """Fields of a deal's result besides the scores that `quick_deal` checks itself."""
+
+    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+        """The fast path: a deal straight from parsed JSON, when replaying it in full would report
+        nothing at all (its `result` and `totals` aside: the caller checks them against the scores,
+        and a result holds only `scores`). None whenever that is not certain, so that the full
+        replay explains it; None is always safe, and is what a game without a fast path says."""
+        return None
 
     def trick_points(self, trick: PlayedTrick) -> int | float | None:
         """Card points in a trick, for the replay view; None for games that do not count them."""

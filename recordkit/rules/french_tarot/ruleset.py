@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from recordkit.cards import TAROT_TRUMP_SUIT, ids_of
 from recordkit.diagnostics import Violation
@@ -17,6 +17,7 @@ from recordkit.rules.base import (
     Action,
     DealSummary,
     PlayedTrick,
+    QuickDeal,
     Ruleset,
     Table,
     Turn,
@@ -28,7 +29,7 @@ from recordkit.rules.base import (
     size_check,
     unknown_card,
 )
-from recordkit.rules.french_tarot import announcements, contract, play
+from recordkit.rules.french_tarot import announcements, contract, play, quick
 from recordkit.rules.french_tarot.cards import (
     DECK,
     DOG_SIZES,
@@ -54,6 +55,8 @@ from recordkit.rules.french_tarot.scoring import (
     as_points,
     contract_count,
     deal_scores,
+    points_counted,
+    points_match,
 )
 from recordkit.rules.french_tarot.state import PHASE_OF_KIND, Phase, TarotState
 
@@ -72,6 +75,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     score_rule: ClassVar[str] = "tarot.score"
     totals_rule: ClassVar[str] = "tarot.score.totals"
     dealer_rule: ClassVar[str] = "tarot.deal.rotation"
+    quick_result_fields: ClassVar[frozenset[str]] = frozenset({"points"})
     Options = TarotOptions
     Deal = TarotDeal
     Record = TarotRecord
@@ -434,6 +438,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             return None
         return deal_scores(state)
 
+    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+        return quick.quick_deal(table, deal)
+
     def next_dealer(self, table: Table, dealer: int, previous: TarotState | None = None) -> int:
         return (dealer + 1) % table.players
 
@@ -521,14 +528,11 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
     def result_checks(self, state: TarotState, deal: TarotDeal) -> list[Violation]:
         """tarot.score.points: card points written on the sheet match the count (either rounding)."""
-        if deal.result is None or deal.result.points is None or state.taker is None:
+        if deal.result is None or deal.result.points is None or not points_counted(state):
             return []
-        if state.goulash or not state.scorable or state.phase != Phase.DONE or state.status != "played":
+        if points_match(state, deal.result.points):
             return []
         count = contract_count(state)
-        accepted = {count.half_points / 2, float((count.half_points + 1) // 2), float(count.half_points // 2)}
-        if float(deal.result.points) in accepted:
-            return []
         return [
             Violation(
                 "SCORE-POINTS-MISMATCH",

@@ -16,7 +16,7 @@ from recordkit.rules.french_tarot.cards import (
     half_points,
 )
 from recordkit.rules.french_tarot.record import COEFFICIENTS
-from recordkit.rules.french_tarot.state import TarotState
+from recordkit.rules.french_tarot.state import Phase, TarotState
 
 POIGNEE_BONUS = {"simple": 20, "double": 30, "triple": 40}
 POIGNEE_THRESHOLDS = {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}
@@ -110,6 +110,25 @@ def contract_count(state: TarotState) -> ContractCount:
     poignees = sum(POIGNEE_BONUS[p.level] for p in state.poignees.values())
     per_defender = sign * (25 + diff) * coefficient + petit * 10 * coefficient + sign * poignees + slam
     return ContractCount(points, bouts, target, won_contract, diff, petit, slam, per_defender)
+
+
+def points_counted(state: TarotState) -> bool:
+    """Whether the deal has a taker's card count that a score sheet may write down (a contract
+    played to the end and scored)."""
+    return (
+        state.taker is not None
+        and not state.goulash
+        and state.scorable
+        and state.phase == Phase.DONE
+        and state.status == "played"
+    )
+
+
+def points_match(state: TarotState, points: int | float) -> bool:
+    """tarot.score.points: card points written on the sheet are the count, exact or rounded
+    either way (sheets differ in how they round a half point)."""
+    half = contract_count(state).half_points
+    return float(points) in {half / 2, float((half + 1) // 2), float(half // 2)}
 
 
 def _petit_au_bout(state: TarotState, attack: frozenset[int]) -> int:

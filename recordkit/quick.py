@@ -1,0 +1,112 @@
+"""The fast path of validation: proving a record clean without the machinery that explains faults.
+
+Most records in an archive are clean, and a clean record needs no diagnostics, no pydantic deal
+models and no action objects. `clean_deals` replays a parsed record through each game's
+`Ruleset.quick_deal` and says how many deals it has when the full replay would report nothing at
+all; at the first doubt it says None and the record goes through `validate.validate_record`, which
+finds and explains what is wrong. So the verdicts are the full path's by construction, and the
+tests check it on generated, corrupted and sample records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from recordkit.games import RULESETS
+from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
+from recordkit.rules.base import QuickDeal, Ruleset, Table
+
+_NUMBER = (int, float)
+
+
+def clean_deals(data: Any, game: str | None = None) -> int | None:
+    """The number of deals of a parsed record that the full validation would find nothing wrong
+    with (expecting `game` when given), or None when that is not certain."""
+    ruleset = _ruleset(data, game)
+    if ruleset is None:
+        return None
+    deals = data.get("deals", [])
+    if type(deals) is not list:
+        return None
+    table = _table(ruleset, data)
+    if table is None:
+        return None
+    totals: list[int | float] = [0] * table.players
+    previous: QuickDeal | None = None
+    for index, deal in enumerate(deals):
+        if type(deal) is not dict:
+            return None
+        found = ruleset.quick_deal(table, deal)
+        if found is None:
+            return None
+        if previous is not None and found.dealer != ruleset.next_dealer(
+            table, previous.dealer, previous.state
+        ):
+            return None
+        totals_after = _totals_after(ruleset, deal, found.scores, totals)
+        if totals_after is None:
+            return None
+        totals = totals_after
+        if index < len(deals) - 1 and ruleset.game_over(table, totals, found.state):
+            return None
+        previous = found
+    return len(deals)
+
+
+def _ruleset(data: Any, game: str | None) -> Ruleset[Any, Any, Any] | None:
+    """The record's ruleset when its envelope is one the full path accepts without a word."""
+    if type(data) is not dict or data.get("format") != FORMAT_NAME:
+        return None
+    version = parse_version(data.get("version"))
+    if version is None or version[0] != FORMAT_MAJOR or version[1] > FORMAT_MINOR:
+        return None
+    name = data.get("game")
+    if type(name) is not str or (game is not None and name != game):
+        return None
+    return RULESETS.get(name)
+
+
+def _table(ruleset: Ruleset[Any, Any, Any], data: dict[str, Any]) -> Table | None:
+    """The table of a record whose header (all but the deals) the schema and the rules accept."""
+    try:
+        header = ruleset.Record.model_validate({**data, "deals": []})
+    except ValidationError:
+        return None
+    table, problems = ruleset.table(header.options, len(header.players))
+    return None if problems else table
+
+
+def _totals_after(
+    ruleset: Ruleset[Any, Any, Any],
+    deal: dict[str, Any],
+    scores: list[int | float],
+    before: list[int | float],
+) -> list[int | float] | None:
+    """The running totals after a deal whose written result and totals match the rules' scores;
+    None when either differs, or when a deal that scores has no result (a warning). Fields of the
+    result other than the scores are the game's `quick_result_fields`, which its `quick_deal` checks."""
+    result = deal.get("result")
+    if result is not None:
+        extra = result.keys() - {"scores"} if type(result) is dict else None
+        if (
+            extra is None
+            or not ruleset.quick_result_fields.issuperset(extra)
+            or not _numbers(result.get("scores"))
+        ):
+            return None
+        if result["scores"] != scores:
+            return None
+    elif any(scores):
+        return None
+    expected = [total + score for total, score in zip(before, scores, strict=True)]
+    written = deal.get("totals")
+    if written is None:
+        return expected
+    return written if _numbers(written) and written == expected else None
+
+
+def _numbers(value: Any) -> bool:
+    """A JSON list of numbers (bools, which Python counts as ints, are not)."""
+    return type(value) is list and all(type(v) in _NUMBER for v in value)

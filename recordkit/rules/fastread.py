@@ -1,0 +1,74 @@
+"""Reading the parts of a record straight from parsed JSON, for the games' fast paths.
+
+Each reader accepts only what the record models accept without a word and without re-spelling
+(canonical card codes, call names as the game writes them, seats as integers) and says None to
+anything else, so that the full path reads it and explains it. See `recordkit.quick`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CardIds = dict[str, int]
+"""A deck's canonical codes and their ids (no aliases: an alias goes to the full path)."""
+
+TRICK_KEYS = frozenset({"cards", "leader", "winner", "comment", "time"})
+CALL_KEYS = frozenset({"call", "seat", "comment", "time"})
+MAX_SEAT = 7
+
+
+def card_ids(deck_ids: CardIds, text: Any) -> list[int] | None:
+    """The ids of a card group written as canonical codes separated by single spaces."""
+    if type(text) is not str:
+        return None
+    try:
+        return [deck_ids[code] for code in text.split(" ")]
+    except KeyError:
+        return None
+
+
+def group_mask(deck_ids: CardIds, text: Any, size: int) -> int | None:
+    """The bitmask of a card group of exactly `size` different cards."""
+    cards = card_ids(deck_ids, text)
+    if cards is None or len(cards) != size:
+        return None
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask if mask.bit_count() == size else None
+
+
+def seat_or_none(value: Any) -> bool:
+    """Whether a written seat is absent or a seat number (the model's `Seat | None`)."""
+    return value is None or (type(value) is int and 0 <= value <= MAX_SEAT)
+
+
+def notes_ok(entry: dict[str, Any]) -> bool:
+    """Whether an object's `comment` and `time` are absent or text."""
+    return all(entry.get(key) is None or type(entry[key]) is str for key in ("comment", "time"))
+
+
+def trick(deck_ids: CardIds, entry: Any) -> tuple[list[int], int | None, int | None] | None:
+    """A trick's cards and the leader and winner it states (None where it states none)."""
+    if type(entry) is str:
+        cards = card_ids(deck_ids, entry)
+        return None if cards is None else (cards, None, None)
+    if type(entry) is not dict or not TRICK_KEYS.issuperset(entry) or not notes_ok(entry):
+        return None
+    leader, winner = entry.get("leader"), entry.get("winner")
+    cards = card_ids(deck_ids, entry.get("cards"))
+    if cards is None or not seat_or_none(leader) or not seat_or_none(winner):
+        return None
+    return cards, leader, winner
+
+
+def call(entry: Any) -> tuple[str, int | None] | None:
+    """A call's name and the seat it states: a bare name, or an object with `call` and notes."""
+    if type(entry) is str:
+        return entry, None
+    if type(entry) is not dict or not CALL_KEYS.issuperset(entry) or not notes_ok(entry):
+        return None
+    name, seat = entry.get("call"), entry.get("seat")
+    if type(name) is not str or not seat_or_none(seat):
+        return None
+    return name, seat

@@ -1,0 +1,144 @@
+"""The fast path (`recordkit.quick`) against the full replay: the same verdict on every record.
+
+A record the fast path accepts must be one the full replay finds nothing in; every record the
+tests validate through `tests.helpers.diagnostics_of` is checked so, and here: generated games of
+every game and variant take the fast path, every sample gets the same findings either way, and
+any single change to a generated record is never accepted when the full replay objects to it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recordkit.games import RULESETS
+from recordkit.quick import clean_deals
+from recordkit.rules.base import Ruleset
+from recordkit.validate import Settings, validate_paths
+from tests.helpers import codes_of
+from tests.test_properties import PROPERTY, games, play
+
+SAMPLES = Path(__file__).parent.parent / "samples"
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_QUICK_EXAMPLES", "150")))
+
+
+def has_fast_path(ruleset: Ruleset[Any, Any, Any]) -> bool:
+    """Whether a game implements `quick_deal` (the others always replay in full)."""
+    return type(ruleset).quick_deal is not Ruleset.quick_deal
+
+
+def test_french_tarot_has_a_fast_path() -> None:
+    assert has_fast_path(RULESETS["french-tarot"])
+
+
+@PROPERTY
+@given(games)
+def test_generated_games_take_the_fast_path(game: Any) -> None:
+    """A legal game as the generator plays it is proven clean without the full replay."""
+    data = play(game)
+    if data and has_fast_path(game[0]):
+        assert clean_deals(data) == len(data["deals"])
+        assert codes_of(data) == []
+
+
+def test_every_sample_gets_the_same_findings_either_way() -> None:
+    """Valid and invalid samples: the findings with the fast path are the full replay's."""
+    files = sorted(str(path) for path in SAMPLES.rglob("*") if path.suffix in (".json", ".jsonl"))
+    assert len(files) > 50
+    for strict in (True, False):
+        settings = Settings(strict=strict)
+        full = [_found(item) for item in validate_paths(files, settings)]
+        fast = [_found(item) for item in validate_paths(files, settings, findings_only=True)]
+        assert fast == full
+
+
+def _found(item: Any) -> Any:
+    return (item.location, item.diagnostics, item.deals) if hasattr(item, "diagnostics") else item
+
+
+@MANY
+@given(games, st.data())
+def test_no_single_change_slips_through_the_fast_path(game: Any, data: st.DataObject) -> None:
+    """Change one value anywhere in a generated record (a card, a bid, a seat, a score, a key):
+    `codes_of` fails if the fast path accepts what the full replay reports."""
+    record = play(game)
+    if not record:
+        return
+    for _ in range(3):
+        mutate(record, data, game[0])
+        codes_of(record)
+
+
+def mutate(node: Any, data: st.DataObject, ruleset: Ruleset[Any, Any, Any]) -> None:
+    """One change at a random place of a JSON value, in place."""
+    while True:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            return
+        key = data.draw(st.sampled_from(keys))
+        child = node[key]
+        if isinstance(child, dict | list) and child and data.draw(st.integers(0, 3)):
+            node = child
+            continue
+        node[key] = changed(child, data, ruleset)
+        if isinstance(node, dict) and data.draw(st.integers(0, 9)) == 0:
+            del node[key]
+        return
+
+
+def changed(value: Any, data: st.DataObject, ruleset: Ruleset[Any, Any, Any]) -> Any:
+    """Another value of about the same kind: a nearby number, a card group with one card moved or
+    replaced, another word, or a value of another type."""
+    if isinstance(value, bool) or value is None:
+        return data.draw(st.sampled_from([True, False, None, 0, "x"]))
+    if isinstance(value, int | float):
+        return data.draw(st.sampled_from([value + 1, value - 1, value + 10, -value, 0, 7, 1.5, str(value)]))
+    if isinstance(value, str):
+        words = value.split(" ")
+        choice = data.draw(st.integers(0, 4))
+        if choice == 0 and len(words) > 1:
+            i, j = data.draw(st.integers(0, len(words) - 1)), data.draw(st.integers(0, len(words) - 1))
+            words[i], words[j] = words[j], words[i]
+        elif choice == 1:
+            words[data.draw(st.integers(0, len(words) - 1))] = data.draw(st.sampled_from(_codes(ruleset)))
+        elif choice == 2:
+            words.pop(data.draw(st.integers(0, len(words) - 1)))
+        elif choice == 3:
+            words.append(data.draw(st.sampled_from([*_codes(ruleset), "pass", "x"])))
+        else:
+            return data.draw(st.sampled_from([value.lower(), value + " ", "", 3, None, [value]]))
+        return " ".join(words)
+    if isinstance(value, list):
+        return data.draw(st.sampled_from([value[:-1], value + value[-1:], value[::-1], [], None]))
+    return data.draw(st.sampled_from([{}, None, []]))
+
+
+def _codes(ruleset: Ruleset[Any, Any, Any]) -> list[str]:
+    """Every card code of the game's decks (for replacing a card by another)."""
+    codes: set[str] = set()
+    for players in ruleset.player_counts:
+        table, _ = ruleset.table(ruleset.Options(), players)
+        if table is not None:
+            codes.update(table.deck.codes)
+    return sorted(codes)
+
+
+@PROPERTY
+@given(games)
+def test_deals_in_the_wrong_order_are_not_accepted(game: Any) -> None:
+    """Two deals swapped, the totals written anew: each deal is legal, the rotation is not."""
+    record = play(game, deals=3)
+    deals = record.get("deals", [])
+    if len(deals) < 2 or deals[0]["dealer"] == deals[1]["dealer"]:
+        return
+    deals[0], deals[1] = deals[1], deals[0]
+    totals = [0] * len(record["players"])
+    for deal in deals:
+        if "result" in deal and "totals" in deal:
+            totals = [t + s for t, s in zip(totals, deal["result"]["scores"], strict=True)]
+            deal["totals"] = totals
+    assert "DEAL-DEALER-ROTATION" in codes_of(record)

@@ -17,6 +17,7 @@ from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.french_tarot.cards import DECK, EXCUSE, TRUMP_SUIT, suit_of
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.play import legal_mask, may_play
+from recordkit.rules.french_tarot.quick import SEAT_ORDERS, trick_winner_position
 from recordkit.rules.french_tarot.record import BIDS, TarotDeal
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.rules.french_tarot.state import Phase
@@ -100,6 +101,42 @@ def test_the_trick_kept_as_numbers_agrees_with_the_whole_trick(
             ):
                 last = state.tricks[-1]
                 assert last.winner == last.seats[winner_by_rank(last.cards)]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from([3, 4, 5]), st.randoms(use_true_random=False), st.integers(0, 4))
+def test_the_fast_paths_trick_loop_agrees_with_the_rules(n: int, rng: Any, legal_cards: int) -> None:
+    """tarot.play.* and tarot.trick.winner: the fast path's one-loop trick (`trick_winner_position`)
+    refuses a trick exactly when a card is not legal by `legal_mask` for the hand and the trick so
+    far, and otherwise names the card `winner_by_rank` names. Hands are dealt at random (of random sizes) and the
+    first `legal_cards` cards are chosen among the legal ones (so most tricks get far), the rest
+    at random from the hand
+    (half the time from its trumps, where the overtrumping rules bite)."""
+    cards = list(range(len(DECK)))
+    rng.shuffle(cards)
+    size = len(cards) // n
+    hands = [  # of 1 to a full hand of cards: short hands are often void in a suit
+        sum(1 << card for card in cards[seat * size : seat * size + rng.randint(1, size)])
+        for seat in range(n)
+    ]
+    leader = rng.randrange(n)
+    seats = SEAT_ORDERS[n][leader]
+    trick: list[int] = []
+    expected_legal = True
+    for position, seat in enumerate(seats):
+        held = ids_of(hands[seat])
+        legal = ids_of(legal_mask(hands[seat], trick))
+        trumps = [card for card in held if suit_of(card) == TRUMP_SUIT]
+        card = rng.choice(
+            legal if position < legal_cards else trumps if trumps and rng.random() < 0.5 else held
+        )
+        expected_legal = expected_legal and card in legal
+        trick.append(card)
+    position = trick_winner_position(list(hands), seats, trick)
+    if not expected_legal:
+        assert position == -1
+    else:
+        assert position == (0 if trick == [EXCUSE] else winner_by_rank(trick))
 
 
 def orjson_text(data: dict[str, Any]) -> str:

@@ -7,6 +7,9 @@ anything else, so that the full path reads it and explains it. See `recordkit.qu
 
 from __future__ import annotations
 
+from functools import reduce
+from itertools import repeat
+from operator import or_
 from typing import Any
 
 CardIds = dict[str, int]
@@ -15,6 +18,7 @@ CardIds = dict[str, int]
 TRICK_KEYS = frozenset({"cards", "leader", "winner", "comment", "time"})
 CALL_KEYS = frozenset({"call", "seat", "comment", "time"})
 MAX_SEAT = 7
+_ONE = 1
 
 
 def card_ids(deck_ids: CardIds, text: Any) -> list[int] | None:
@@ -36,6 +40,51 @@ def group_mask(deck_ids: CardIds, text: Any, size: int) -> int | None:
     for card in cards:
         mask |= 1 << card
     return mask if mask.bit_count() == size else None
+
+
+def group_masks(deck_ids: CardIds, texts: list[Any], sizes: list[int]) -> list[int] | None:
+    """The bitmasks of several card groups (the hands and the dog), each of exactly its size in
+    different cards, read in one pass."""
+    if _code_counts(texts) != [size - 1 for size in sizes]:
+        return None
+    cards = card_ids(deck_ids, " ".join(texts))
+    if cards is None:
+        return None
+    masks = []
+    start = 0
+    for size in sizes:
+        mask = reduce(or_, map(_ONE.__lshift__, cards[start : start + size]))
+        if mask.bit_count() != size:
+            return None
+        masks.append(mask)
+        start += size
+    return masks
+
+
+def tricks(
+    deck_ids: CardIds, entries: list[Any], size: int
+) -> list[tuple[list[int], int | None, int | None]] | None:
+    """Each trick's cards (exactly `size`) with the leader and winner it states, as `trick` reads
+    them; tricks written as plain strings, the usual form, are read in one pass."""
+    counts = _code_counts(entries)
+    if counts is not None and (not entries or set(counts) == {size - 1}):
+        cards = card_ids(deck_ids, " ".join(entries)) if entries else []
+        if cards is None:
+            return None
+        return [(cards[start : start + size], None, None) for start in range(0, len(cards), size)]
+    read = [trick(deck_ids, entry) for entry in entries]
+    if any(entry is None or len(entry[0]) != size for entry in read):
+        return None
+    return read  # type: ignore[return-value]
+
+
+def _code_counts(texts: list[Any]) -> list[int] | None:
+    """The number of spaces in each of a list of strings (codes - 1 in a canonical group), or None
+    if one of them is not a string."""
+    try:
+        return list(map(str.count, texts, repeat(" ")))
+    except TypeError:
+        return None
 
 
 def seat_or_none(value: Any) -> bool:

@@ -32,6 +32,8 @@ def suit_of(card: int) -> int:
 
 
 SUITS = tuple(suit_of(card) for card in range(EXCUSE + 1))
+BITS = tuple(1 << card for card in range(EXCUSE + 1))
+"""Each card's bitmask, as a table."""
 """suit_of for every card id, as a table (the play loop's lookup)."""
 
 
@@ -87,11 +89,20 @@ def popcount(mask: int) -> int:
     return bin(mask).count("1")
 
 
+_BYTE_POINTS = tuple(
+    tuple(
+        sum(HALF_POINTS[8 * chunk + b] for b in range(8) if byte >> b & 1 and 8 * chunk + b < len(DECK))
+        for byte in range(256)
+    )
+    for chunk in range((len(DECK) + 7) // 8)
+)
+"""Card points (doubled) of each byte of a card mask, by the byte's place: ten lookups count a hand."""
+
+
 def half_points(mask: int) -> int:
     """Card points of a set of cards, doubled."""
     total = 0
-    while mask:
-        low = mask & -mask
-        total += HALF_POINTS[low.bit_length() - 1]
-        mask ^= low
+    for points in _BYTE_POINTS:
+        total += points[mask & 0xFF]
+        mask >>= 8
     return total

@@ -1,7 +1,8 @@
 """French Tarot's fast path (`Ruleset.quick_deal`): a clean deal replayed straight from JSON.
 
-It drives the same state through the same rule functions as the full replay (the auction, call
-and discard handlers, `play.may_play` and `play.follow` for each card, `scoring.deal_scores`), but
+It drives the same state through the same rule functions as the full replay (the auction, call,
+discard and announcement handlers, `play.first_lead`, `scoring.deal_scores`), with the play
+of the cards (`play.may_play` and `play.follow`) inlined in one loop over plain integers; but
 reads the deal from parsed JSON without pydantic, builds no action per card and writes no
 diagnostic. Whatever it does not cover (aliases, cards written as objects, abandoned deals) or
 finds wrong returns None, and the full replay says what is wrong.
@@ -9,6 +10,8 @@ finds wrong returns None, and the full replay says what is wrong.
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from recordkit.rules import fastread
@@ -22,9 +25,13 @@ from recordkit.rules.french_tarot.cards import (
     FULL_DECK,
     HAND_SIZES,
     PETIT,
+    SUIT_MASKS,
+    SUITS,
+    TRUMP_SUIT,
     TRUMPS,
+    TRUMPS_ABOVE,
 )
-from recordkit.rules.french_tarot.play import first_lead, follow, may_play
+from recordkit.rules.french_tarot.play import first_lead
 from recordkit.rules.french_tarot.record import BIDS
 from recordkit.rules.french_tarot.scoring import (
     POIGNEE_LEVELS,
@@ -33,7 +40,7 @@ from recordkit.rules.french_tarot.scoring import (
     points_counted,
     points_match,
 )
-from recordkit.rules.french_tarot.state import Phase, TarotState, TrickRank
+from recordkit.rules.french_tarot.state import Phase, TarotState
 
 CARD_IDS = {code: card for card, code in enumerate(DECK.codes)}
 BID_VALUES = {name: value for value, name in enumerate(BIDS)}
@@ -42,6 +49,8 @@ DEAL_KEYS = frozenset(
     | {"result", "totals", "comment", "time"}
 )
 PETIT_SEC = 1 << PETIT
+SEAT_ORDERS = {n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in HAND_SIZES}
+"""The seats in the order they play to a trick, by number of players and leader."""
 ANNOUNCEMENT_KEYS = {
     "slam": frozenset({"type", "seat", "comment", "time"}),
     "poignee": frozenset({"type", "seat", "level", "cards", "comment", "time"}),
@@ -87,16 +96,10 @@ def _dealt(table: Table, deal: dict[str, Any]) -> TarotState | None:
     hands = deal.get("hands")
     if type(dealer) is not int or not 0 <= dealer < n or type(hands) is not list or len(hands) != n:
         return None
-    masks = [fastread.group_mask(CARD_IDS, hand, HAND_SIZES[n]) for hand in hands]
-    dog = fastread.group_mask(CARD_IDS, deal.get("dog"), DOG_SIZES[n])
-    if dog is None or None in masks:
+    masks = fastread.group_masks(CARD_IDS, [*hands, deal.get("dog")], [HAND_SIZES[n]] * n + [DOG_SIZES[n]])
+    if masks is None or reduce(or_, masks) != FULL_DECK:
         return None
-    dealt: list[int] = masks  # type: ignore[assignment]
-    union = dog
-    for mask in dealt:
-        union |= mask
-    if union != FULL_DECK:
-        return None
+    dealt, dog = masks[:n], masks[n]
     state = TarotState(table, dealer, list(dealt), list(dealt), dog, HAND_SIZES[n], status)
     petit_sec = table.options.petit_sec == "annul" and any(
         hand & (TRUMPS | EXCUSE_BIT) == PETIT_SEC for hand in dealt
@@ -171,43 +174,81 @@ def _announcement(note: Any) -> tuple[object, ...] | None:
 
 
 def _play(state: TarotState, tricks: Any) -> bool:
-    """Every trick, card by card: held, legal, the first-lead ban; then who won it, and the
+    """Every trick: each card held and legal (the first-lead ban too), then who won it, and the
     leader and winner the record states, if any."""
     n = state.players
     if type(tricks) is not list or len(tricks) != state.tricks_per_deal:
         return False
     hands = state.hands
     leader = state.first_leader()
-    ban = state.called is not None
-    for index, entry in enumerate(tricks):
-        written = fastread.trick(CARD_IDS, entry)
-        if written is None:
+    order = SEAT_ORDERS[n]
+    last = state.tricks_per_deal - 1
+    written = fastread.tricks(CARD_IDS, tricks, n)
+    if written is None:
+        return False
+    for index, (cards, stated_leader, stated_winner) in enumerate(written):
+        if stated_leader not in (None, leader):
             return False
-        cards, stated_leader, stated_winner = written
-        if len(cards) != n or stated_leader not in (None, leader):
+        if index == 0 and state.called is not None and not _opening_allowed(state, leader, cards):
             return False
-        trick = PlayedTrick(leader)
-        rank = TrickRank()
-        seat = leader
-        for position, card in enumerate(cards):
-            hand = hands[seat]
-            if not hand >> card & 1 or not may_play(hand, card, rank.lead, rank.high):
-                return False
-            if ban and index == 0 and first_lead(state, trick, card, seat) is not None:
-                return False
-            hands[seat] = hand ^ (1 << card)
-            follow(rank, card, position)
-            trick.cards.append(card)
-            trick.seats.append(seat)
-            seat = seat + 1 if seat + 1 < n else 0
-        if excuse_wins(state, index, trick):
+        best = trick_winner_position(hands, order[leader], cards)
+        if best < 0:
+            return False
+        trick = PlayedTrick(leader, cards, list(order[leader]))
+        if index == last and excuse_wins(state, index, trick):  # it looks at the last trick only
             trick.winner = trick.seats[cards.index(EXCUSE)]
         else:
-            trick.winner = trick.seats[max(rank.best, 0)]
+            trick.winner = trick.seats[best]
         if stated_winner not in (None, trick.winner):
             return False
         state.tricks.append(trick)
         leader = trick.winner
     state.leader = leader
     state.phase = Phase.DONE
+    return True
+
+
+def trick_winner_position(hands: list[int], seats: tuple[int, ...], cards: list[int]) -> int:
+    """Play one trick from the hands: the position of the card that wins it by rank, or -1 if a
+    card is not held or not legal. `play.may_play` and `play.follow` inlined (the hot loop of
+    validation; the tests hold it to them card by card)."""
+    lead = high = best_card = -1
+    best = 0
+    for position, card in enumerate(cards):
+        seat = seats[position]
+        hand = hands[seat]
+        if not hand >> card & 1:
+            return -1
+        if card != EXCUSE:
+            suit = SUITS[card]
+            if lead < 0:
+                lead = suit
+            elif suit != lead:
+                if lead != TRUMP_SUIT and hand & SUIT_MASKS[lead]:
+                    return -1  # had to follow suit
+                if suit != TRUMP_SUIT:
+                    if hand & TRUMPS:
+                        return -1  # had to trump
+                elif card < high and hand & TRUMPS_ABOVE[high]:
+                    return -1  # had to overtrump
+            elif suit == TRUMP_SUIT and card < high and hand & TRUMPS_ABOVE[high]:
+                return -1  # had to play a higher trump
+            if suit == TRUMP_SUIT:
+                if card > high:
+                    high, best = card, position
+            elif high < 0 and suit == lead and card > best_card:
+                best_card, best = card, position
+        hands[seat] = hand ^ (1 << card)
+    return best
+
+
+def _opening_allowed(state: TarotState, leader: int, cards: list[int]) -> bool:
+    """The five-player first trick against the called-suit lead ban, card by card as played."""
+    trick = PlayedTrick(leader)
+    for card in cards:
+        seat = state.seat_after(leader, len(trick.cards))
+        if first_lead(state, trick, card, seat) is not None:
+            return False
+        trick.cards.append(card)
+        trick.seats.append(seat)
     return True

@@ -6,9 +6,12 @@ All card points are counted doubled (half-points) so that the arithmetic stays i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 
 from recordkit.rules.base import PlayedTrick
 from recordkit.rules.french_tarot.cards import (
+    BITS,
     BOUTS,
     EXCUSE,
     PETIT,
@@ -61,27 +64,31 @@ def _owners(state: TarotState, sides: list[int]) -> tuple[list[int], list[int]]:
     trick where it goes as the option says (tarot.excuse.last-trick).
     """
     count = max(sides) + 1
-    won = [0] * count
+    taken: list[list[int]] = [[] for _ in range(count)]
     adjust = [0] * count
     last = state.tricks_per_deal - 1
     for index, trick in enumerate(state.tricks):
         assert trick.winner is not None
         winner_side = sides[trick.winner]
+        if EXCUSE not in trick.cards:  # the common trick: every card to its winner
+            taken[winner_side] += trick.cards
+            continue
         for card, seat in zip(trick.cards, trick.seats, strict=True):
             if card != EXCUSE or seat == trick.winner:
-                won[winner_side] |= 1 << card
+                taken[winner_side].append(card)
                 continue
             own_side = sides[seat]
             if index == last:
-                if state.table.options.excuse_last_trick == "to_other_side":
-                    won[1 - own_side] |= 1 << card
-                else:
-                    won[winner_side] |= 1 << card
+                other = (
+                    1 - own_side if state.table.options.excuse_last_trick == "to_other_side" else winner_side
+                )
+                taken[other].append(card)
             else:
-                won[own_side] |= 1 << card
+                taken[own_side].append(card)
                 if own_side != winner_side:
                     adjust[own_side] -= 1
                     adjust[winner_side] += 1
+    won = [reduce(or_, map(BITS.__getitem__, cards), 0) for cards in taken]
     return won, adjust
 
 

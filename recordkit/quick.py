@@ -24,6 +24,13 @@ _NUMBER = (int, float)
 def clean_deals(data: Any, game: str | None = None) -> int | None:
     """The number of deals of a parsed record that the full validation would find nothing wrong
     with (expecting `game` when given), or None when that is not certain."""
+    deals = clean_replays(data, game)
+    return None if deals is None else len(deals)
+
+
+def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
+    """Each deal of a parsed record as the fast path replayed it, when the full validation would
+    find nothing wrong with the record (expecting `game` when given); else None."""
     ruleset = _ruleset(data, game)
     if ruleset is None:
         return None
@@ -34,16 +41,14 @@ def clean_deals(data: Any, game: str | None = None) -> int | None:
     if table is None:
         return None
     totals: list[int | float] = [0] * table.players
-    previous: QuickDeal | None = None
+    replays: list[QuickDeal] = []
     for index, deal in enumerate(deals):
         if type(deal) is not dict:
             return None
         found = ruleset.quick_deal(table, deal)
         if found is None:
             return None
-        if previous is not None and found.dealer != ruleset.next_dealer(
-            table, previous.dealer, previous.state
-        ):
+        if replays and found.dealer != ruleset.next_dealer(table, replays[-1].dealer, replays[-1].state):
             return None
         totals_after = _totals_after(ruleset, deal, found.scores, totals)
         if totals_after is None:
@@ -51,8 +56,8 @@ def clean_deals(data: Any, game: str | None = None) -> int | None:
         totals = totals_after
         if index < len(deals) - 1 and ruleset.game_over(table, totals, found.state):
             return None
-        previous = found
-    return len(deals)
+        replays.append(found)
+    return replays
 
 
 def _ruleset(data: Any, game: str | None) -> Ruleset[Any, Any, Any] | None:

@@ -15,9 +15,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from recordkit.archive.convert import rows_of
+from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.quick import clean_deals
 from recordkit.rules.base import Ruleset
+from recordkit.sources import RawRecord, raw_records
 from recordkit.validate import Settings, validate_paths
 from tests.helpers import codes_of
 from tests.test_properties import PROPERTY, games, play
@@ -142,3 +145,24 @@ def test_deals_in_the_wrong_order_are_not_accepted(game: Any) -> None:
             totals = [t + s for t, s in zip(totals, deal["result"]["scores"], strict=True)]
             deal["totals"] = totals
     assert "DEAL-DEALER-ROTATION" in codes_of(record)
+
+
+@PROPERTY
+@given(games)
+def test_conversion_on_the_fast_path_writes_the_same_rows(game: Any) -> None:
+    """The archive's rows of a record replayed on the fast path are the full replay's, table by table."""
+    data = play(game)
+    if data:
+        assert_same_rows([RawRecord(data, Location(file="generated", line=1))])
+
+
+def test_conversion_of_the_samples_writes_the_same_rows_either_way() -> None:
+    files = sorted(str(path) for path in SAMPLES.rglob("*") if path.suffix in (".json", ".jsonl"))
+    assert_same_rows(list(raw_records(files)))
+
+
+def assert_same_rows(items: list[Any]) -> None:
+    fast, full = rows_of(items), rows_of(items, fast=False)
+    assert (fast.games, fast.deals, fast.skipped) == (full.games, full.deals, full.skipped)
+    for name, batch in full.batches.items():
+        assert fast.batches[name].equals(batch), name

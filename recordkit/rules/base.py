@@ -77,11 +77,14 @@ class DealSummary:
 @dataclass(frozen=True, slots=True)
 class QuickDeal:
     """A deal the fast path (`recordkit.quick`) proved clean: its dealer, the scores the rules
-    give it, and its final state (for the next dealer and the end of the game)."""
+    give it, its final state (for the next dealer, the end of the game and the archive's tables)."""
 
     dealer: int
     scores: list[int | float]
     state: Any
+    actions: list[Action] | None = None
+    """The actions other than cards played, with their seats, as the full replay has them (for
+    the archive's calls table); None from a fast path that does not keep them."""
 
 
 @dataclass(frozen=True, slots=True)

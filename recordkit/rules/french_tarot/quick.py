@@ -10,10 +10,12 @@ finds wrong returns None, and the full replay says what is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import reduce
 from operator import or_
 from typing import Any
 
+from recordkit.diagnostics import Violation
 from recordkit.rules import fastread
 from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
 from recordkit.rules.french_tarot import announcements, contract
@@ -49,6 +51,7 @@ DEAL_KEYS = frozenset(
     | {"result", "totals", "comment", "time"}
 )
 PETIT_SEC = 1 << PETIT
+Handler = Callable[[TarotState, Action], list[Violation]]
 SEAT_ORDERS = {n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in HAND_SIZES}
 """The seats in the order they play to a trick, by number of players and leader."""
 ANNOUNCEMENT_KEYS = {
@@ -64,16 +67,17 @@ def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
     state = _dealt(table, deal)
     if state is None:
         return None
+    actions: list[Action] = []
     if state.phase == Phase.DONE:  # annulled for a Petit sec: nothing more happens
         if deal.get("auction", []) != [] or deal.get("call") is not None or deal.get("discard") is not None:
             return None
-    elif not _contract(state, deal):
+    elif not _contract(state, deal, actions):
         return None
     tricks = deal.get("tricks", [])
     if state.phase == Phase.DONE:  # annulled, or everybody passed: the cards are dealt again
         if tricks != [] or deal.get("announcements", []) != []:
             return None
-    elif not _announcements(state, deal.get("announcements", [])) or not _play(state, tricks):
+    elif not _announcements(state, deal.get("announcements", []), actions) or not _play(state, tricks):
         return None
     result = deal.get("result")
     points = result.get("points") if type(result) is dict else None
@@ -81,7 +85,7 @@ def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
         type(points) not in (int, float) or (points_counted(state) and not points_match(state, points))
     ):
         return None
-    return QuickDeal(state.dealer, deal_scores(state), state)
+    return QuickDeal(state.dealer, deal_scores(state), state, actions)
 
 
 def _dealt(table: Table, deal: dict[str, Any]) -> TarotState | None:
@@ -111,7 +115,7 @@ def _dealt(table: Table, deal: dict[str, Any]) -> TarotState | None:
     return state
 
 
-def _contract(state: TarotState, deal: dict[str, Any]) -> bool:
+def _contract(state: TarotState, deal: dict[str, Any], actions: list[Action]) -> bool:
     """The auction, the five-player call and the discard, each through its full-path handler."""
     auction = deal.get("auction", [])
     if type(auction) is not list or len(auction) != state.players:
@@ -119,12 +123,15 @@ def _contract(state: TarotState, deal: dict[str, Any]) -> bool:
     for entry in auction:
         call = fastread.call(entry)
         value = BID_VALUES.get(call[0]) if call is not None else None
-        if call is None or value is None or contract.take_bid(state, Action("bid", value, call[1])):
+        if call is None or value is None:
+            return False
+        seat = state.seat_after(state.dealer, 1 + state.calls_made) if call[1] is None else call[1]
+        if not _took(contract.take_bid, state, Action("bid", value, seat), actions):
             return False
     called = deal.get("call")
     if state.phase == Phase.CALL:
         card = CARD_IDS.get(called) if type(called) is str else None
-        if card is None or contract.take_call(state, Action("call", card, path="call")):
+        if card is None or not _took(contract.take_call, state, Action("call", card, state.taker), actions):
             return False
     elif called is not None:
         return False
@@ -134,14 +141,23 @@ def _contract(state: TarotState, deal: dict[str, Any]) -> bool:
         if cards is None or len(cards) != DOG_SIZES[state.players]:
             return False
         for position, card in enumerate(cards, start=1):
-            if contract.take_discard(state, Action("discard", card, path="discard", position=position)):
+            action = Action("discard", card, state.taker, position=position)
+            if not _took(contract.take_discard, state, action, actions):
                 return False
     elif discard is not None:
         return False
     return state.phase in (Phase.PLAY, Phase.DONE)
 
 
-def _announcements(state: TarotState, written: Any) -> bool:
+def _took(handler: Handler, state: TarotState, action: Action, actions: list[Action]) -> bool:
+    """Apply one action through its full-path handler; keep it if the handler finds nothing."""
+    if handler(state, action):
+        return False
+    actions.append(action)
+    return True
+
+
+def _announcements(state: TarotState, written: Any, actions: list[Action]) -> bool:
     """Slams, poignées and misères before the first card, each through the full-path handler."""
     if type(written) is not list:
         return False
@@ -150,7 +166,7 @@ def _announcements(state: TarotState, written: Any) -> bool:
         if value is None:
             return False
         action = Action("announce", value, note["seat"], f"announcements[{index}]")
-        if announcements.take_announcement(state, action):
+        if not _took(announcements.take_announcement, state, action, actions):
             return False
     return True
 

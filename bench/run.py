@@ -7,8 +7,9 @@ Generates 4-player French Tarot games with a fixed seed (`--unique` distinct dea
 to `--deals`: generating is the slow part, and repeating does not change what checking costs),
 then times, each in a fresh child process so that its peak memory is its own:
 orjson.loads and pydantic's validate_json of the file (references), `validate` with 1 and 2
-processes, JSONL -> Parquet with 1 and 2 processes, Parquet -> JSONL, `validate` of the archive,
-every game's validation cost per card, and python-chess reading up to 100,000 moves of PGN
+processes (clean records take the fast path) and with the full replay of every record, JSONL ->
+Parquet with 1 and 2 processes, Parquet -> JSONL, `validate` of the archive, every game's
+validation cost per card (fast path and full replay), and python-chess reading up to 100,000 moves of PGN
 (install it with `pip install -e '.[bench]'`); each figure is the fastest of `--repeat` runs.
 Tests never assert timings; this prints them.
 """
@@ -87,6 +88,17 @@ def _validate(source: Path, _target: Path, jobs: int) -> int:
     return deals
 
 
+def _validate_full(source: Path, _target: Path, _jobs: int) -> int:
+    from recordkit.validate import RecordReport, Settings, validate_paths
+
+    deals = 0
+    for item in validate_paths([str(source)], Settings()):  # every record replayed in full
+        if isinstance(item, RecordReport):
+            deals += item.deals
+            assert not item.diagnostics, item.diagnostics[0].text()
+    return deals
+
+
 def _to_archive(source: Path, target: Path, jobs: int) -> int:
     from recordkit.archive import to_archive
 
@@ -114,6 +126,7 @@ STEPS = {
     "orjson": _orjson,
     "pydantic": _pydantic,
     "validate": _validate,
+    "validate_full": _validate_full,
     "to_archive": _to_archive,
     "from_archive": _from_archive,
     "chess": _chess,
@@ -313,6 +326,7 @@ def main() -> None:
         parse = timed("orjson", source)
         typed = timed("pydantic", source)
         one = timed("validate", source, jobs=1)
+        full = timed("validate_full", source)
         two = timed("validate", source, jobs=2)
         to_one = timed("to_archive", source, here / "archive", jobs=1)
         to_two = timed("to_archive", source, here / "archive", jobs=2)
@@ -325,6 +339,7 @@ def main() -> None:
             ("pydantic validate_json (reference)", typed, ""),
             ("validate, 1 process", one, verdict(rate(one), TARGETS["validate"])),
             ("validate, 2 processes", two, ""),
+            ("validate, full replay of every record", full, ""),
             ("JSONL -> Parquet, 1 process", to_one, verdict(rate(to_one), TARGETS["to_archive"])),
             ("JSONL -> Parquet, 2 processes", to_two, ""),
             ("Parquet -> JSONL", back, verdict(rate(back), rate(to_one))),
@@ -353,14 +368,19 @@ def main() -> None:
         print(f"highest peak memory           {peak:8.0f} MB {verdict(peak, TARGETS['peak_mb'], False)}")
         print(f"round trip exact              {exact!s:>8}")
 
-        print(f"\n{'game':<32}{'deals/s':>10}{'us/card':>9}   (validate, 1 process, {args.per_game} deals)")
+        print(
+            f"\n{'game':<32}{'deals/s':>10}{'us/card':>9}{'full replay':>13}{'us/card':>9}"
+            f"   (validate, 1 process, {args.per_game} deals)"
+        )
         for game, players, options in GAMES:
             path = here / f"{game}-{players}.jsonl"
             written = write_game(path, game, players, options, args.per_game, args.seed)
-            figures = timed("validate", path, jobs=1)
+            played = cards_played(path)
+            fast, slow = timed("validate", path, jobs=1), timed("validate_full", path)
             label = f"{game} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
             print(
-                f"{label:<32}{written / figures['seconds']:>10,.0f}{figures['seconds'] / cards_played(path) * 1e6:>9.2f}"
+                f"{label:<32}{written / fast['seconds']:>10,.0f}{fast['seconds'] / played * 1e6:>9.2f}"
+                f"{written / slow['seconds']:>13,.0f}{slow['seconds'] / played * 1e6:>9.2f}"
             )
 
         try:

@@ -16,6 +16,7 @@ from recordkit.engine import steps
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import trick_codes
+from recordkit.quick import clean_deals
 from recordkit.rules.base import Table
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
@@ -222,3 +223,50 @@ def test_a_wrong_score_is_caught(n: int, seed: int, options: dict[str, Any], dat
         later["totals"][seat] += delta
     codes = {d.code for d in diagnostics_of(record) if d.location.deal == deal_index + 1}
     assert "SCORE-MISMATCH" in codes
+
+
+# --- the fast path ------------------------------------------------------------------------------
+
+
+@PROPERTY
+@given(players, seeds, joffre_options)
+def test_generated_games_take_the_fast_path(n: int, seed: int, options: dict[str, Any]) -> None:
+    """Every game the generator plays, under every option, min_bid and target, is proven clean by
+    the fast path (`joffre.quick`) without the full replay."""
+    data = generated(n, seed, deals=4, options=options)
+    if data:
+        assert clean_deals(data) == len(data["deals"])
+
+
+CAPPED = {"opponent_cap": "kaiser47", "target": 100}
+"""Seed 22 at three players: in deal 11 seat 0, at 49 and not bidding, keeps 0 of his 7 (the cap)."""
+
+
+def test_kaiser_cap_fast_path_reads_the_totals_before_from_the_sheet() -> None:
+    """joffre.score.cap: the fast path, not told the running totals, takes them from the sheet
+    (totals less scores) and gets the capped deal right; a sheet that writes the deal uncapped,
+    its totals carried along so that totals less scores tell another 'before', is caught."""
+    data = generated(3, 22, deals=12, options=CAPPED)
+    assert clean_deals(data) == 12
+    assert data["deals"][10]["result"]["scores"] == [0, 3, 2]
+    assert data["deals"][9]["totals"][0] == 49
+    uncapped = copy.deepcopy(data)
+    uncapped["deals"][10]["result"]["scores"][0] = 7
+    for later in uncapped["deals"][10:]:
+        later["totals"][0] += 7
+    assert clean_deals(uncapped) is None
+    assert "SCORE-MISMATCH" in codes_of(uncapped)
+
+
+def test_kaiser_cap_without_totals_goes_to_the_full_replay() -> None:
+    """joffre.score.cap: with a deal's totals left out the fast path cannot know the totals before
+    it, and where the cap could change the deal it leaves the record to the full replay, which knows
+    them: the capped deal is clean, the same deal written uncapped is not."""
+    data = generated(3, 22, deals=12, options=CAPPED)
+    del data["deals"][10]["totals"]
+    assert clean_deals(data) is None
+    assert codes_of(data) == []
+    data["deals"][10]["result"]["scores"][0] = 7
+    for later in data["deals"][11:]:
+        later["totals"][0] += 7
+    assert codes_of(data) == ["SCORE-MISMATCH"]

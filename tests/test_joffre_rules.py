@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from recordkit.engine import replay_deal
+from recordkit.quick import clean_deals
 from recordkit.rules.base import Action, PlayedTrick
 from recordkit.rules.joffre import Joffre, ending
 from recordkit.rules.joffre.auction import legal_calls
@@ -624,3 +625,109 @@ def test_deal_after_the_end_joffre_end_target() -> None:
     assert codes_of(data) == ["DEAL-AFTER-GAME-END"]
     data["options"]["target"] = 4
     assert codes_of(data) == []
+
+
+# --- the fast path ------------------------------------------------------------------------------
+
+NOTED_DEAL_1 = {
+    **DEAL_1,
+    "auction": ["3", {"call": "4", "seat": 2, "comment": "Marcel"}, "pass", {"call": "pass", "seat": 0}],
+    "trump": "R",
+    "tricks": [{"cards": "R7 R2 R4 R1", "leader": 2, "winner": 2, "time": "21:05"}, *DEAL_1["tricks"][1:]],
+    "comment": "first deal",
+}
+
+
+@pytest.mark.parametrize(
+    ("deal", "scores", "players", "options"),
+    [
+        (DEAL_1, [0, 3, -4, -1], 4, {}),
+        (NOTED_DEAL_1, [0, 3, -4, -1], 4, {}),
+        (DEAL_3, [-5, 4, 5, 1], 4, {}),
+        (DEAL_3, [-5, 4, 5, 1], 4, {"kaiser_capture": "same_trick"}),
+        (DEAL_9, [0, 4, 0, 6], 4, {"kaiser_capture": "none"}),
+        (DEAL_7, [0, 8, 0, 2], 4, {"bid_unit": "points"}),
+        (
+            {**DEAL_7, "auction": ["4", "pass", "5 no trump", "pass"]},
+            [0, -10, 0, 2],
+            4,
+            {"allow_no_trump": True},
+        ),
+        (DEAL_3, [0, 5, 0, 5], 4, {"mode": "teams"}),
+        ({**DEAL_9, "totals": [0, 4, 0, 6]}, [0, 4, 0, 6], 4, {"opponent_cap": "kaiser47"}),
+        (THREE_DEAL_2, [-11, 1, 6], 3, {}),
+        (
+            {"dealer": 0, "hands": DEAL_1["hands"], "auction": ["pass"] * 4},
+            None,
+            4,
+            {"opening_bid_forced": False},
+        ),
+    ],
+)
+def test_clean_deals_take_the_fast_path_joffre_score(
+    deal: dict[str, Any], scores: list[int] | None, players: int, options: dict[str, Any]
+) -> None:
+    """joffre.score: hand-typed clean deals, with notes, stated seats, leaders and winners, under the
+    scoring options, are proven clean by the fast path (and the full replay agrees)."""
+    data = record(deal, scores, players, **options)
+    assert codes_of(data) == []
+    assert clean_deals(data) == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"trump": "r"},
+        {"auction": ["3", "4", "PASS", "pass"]},
+        {"hands": [DEAL_1["hands"][0].split(), *DEAL_1["hands"][1:]]},
+        {"tricks": [["R7", "R2", "R4", "R1"], *DEAL_1["tricks"][1:]]},
+        {"dealer": 0.0},
+    ],
+)
+def test_other_spellings_go_to_the_full_replay_joffre_deck(change: dict[str, Any]) -> None:
+    """joffre.deck, joffre.bid.calls: spellings the deal model re-spells are read by the full replay
+    (which finds nothing wrong); the fast path takes only canonical records."""
+    data = record({**DEAL_1, **change}, [0, 3, -4, -1])
+    assert clean_deals(data) is None
+    assert codes_of(data) == []
+
+
+ALL_PASS = {"dealer": 0, "hands": DEAL_1["hands"], "auction": ["pass"] * 4}
+TWO_E6 = {
+    **DEAL_1,
+    "hands": [DEAL_1["hands"][0].replace("E2", "E6"), *DEAL_1["hands"][1:]],
+    "tricks": [*DEAL_1["tricks"][:3], "E3 E7 E6 E5", *DEAL_1["tricks"][4:]],
+}
+"""Gérard's E2 written as E6, which Lucie holds too, and played so: every card is played as held."""
+
+
+@pytest.mark.parametrize(
+    ("deal", "code"),
+    [
+        ({**DEAL_1, "dealer": 4}, "RECORD-SEAT"),
+        ({**DEAL_1, "contract": "4"}, "RECORD-UNKNOWN-KEY"),
+        ({**DEAL_1, "comment": 4}, "RECORD-SCHEMA"),
+        ({**DEAL_1, "status": None}, "RECORD-SCHEMA"),
+        ({**ALL_PASS, "trump": "Spain"}, "RECORD-SCHEMA"),
+        ({**ALL_PASS, "tricks": None}, "RECORD-SCHEMA"),
+        ({**DEAL_1, "tricks": ["R7 R2 R4 R1 F1", "R6 R3 G2", *DEAL_1["tricks"][2:]]}, "PLAY-TRICK-SIZE"),
+        ({**DEAL_1, "tricks": [*DEAL_1["tricks"], "E6 E4 E1 E0"]}, "DEAL-EXTRA-TRICK"),
+        ({**DEAL_1, "trump": "F"}, "JOFFRE-TRUMP-MISMATCH"),
+        (TWO_E6, "DEAL-DUPLICATE-CARD"),
+        (
+            {**DEAL_1, "tricks": [{"cards": "R7 R2 R4 R1", "winner": 1}, *DEAL_1["tricks"][1:]]},
+            "PLAY-WINNER-MISMATCH",
+        ),
+        ({**DEAL_1, "auction": ["3", "4", "pass"]}, "JOFFRE-AUCTION-INCOMPLETE"),
+        ({**DEAL_1, "auction": ["3", "4", "pass", "pass", "pass"]}, "JOFFRE-AUCTION-EXTRA"),
+    ],
+)
+def test_faults_outside_the_play_are_not_taken_by_the_fast_path_joffre_deal_sizes(
+    deal: dict[str, Any], code: str
+) -> None:
+    """joffre.deal.sizes, joffre.players, joffre.deck, joffre.trick.size, joffre.trick.winner,
+    joffre.play.trump, joffre.bid.order: a deal the full replay faults for its form, its seats, its
+    cards or what it states is never proven clean by the fast path (`codes_of` checks it; the first
+    code is the fault's)."""
+    options = {"opening_bid_forced": False} if deal["auction"] == ["pass"] * 4 else {}
+    assert codes_of(record(deal, [0, 3, -4, -1] if "tricks" in deal else [0] * 4, **options))[0] == code

@@ -24,10 +24,18 @@ def legal_mask(cards: JoffreCards, hand: int, trick: Sequence[int]) -> int:
 
 
 def winning_index(cards: JoffreCards, trump: int, trick: Sequence[int]) -> int:
-    """joffre.trick.winner: index of the highest trump in the trick, else of the highest card led."""
+    """joffre.trick.winner: index of the highest trump in the trick, else of the highest card led
+    (one pass: the best card so far is the highest of the nation led until a trump beats it)."""
     nation = cards.nation
-    wanted = trump if any(nation[card] == trump for card in trick) else nation[trick[0]]
-    best = max(card for card in trick if nation[card] == wanted)
+    best = trick[0]
+    best_nation = nation[best]
+    for card in trick:
+        card_nation = nation[card]
+        if card_nation == best_nation:
+            if card > best:
+                best = card
+        elif card_nation == trump:
+            best, best_nation = card, card_nation
     return trick.index(best)
 
 
@@ -127,11 +135,24 @@ def not_held(state: JoffreState, seat: int, card: int) -> Violation:
     return base_not_held(state.cards.deck, seat, card, why, "joffre.play.held")
 
 
-def close_trick(state: JoffreState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:
-    """joffre.trick.winner: decide the trick, check a written winner, and pass the lead to the winner."""
+def settle_trick(state: JoffreState, trick: PlayedTrick) -> int:
+    """joffre.trick.winner / joffre.trick.count: decide a full trick, pass the lead to its winner and
+    end the deal after the last trick; the index of the winning card (the replay and the fast path
+    share it)."""
     trump = NO_TRUMP if state.trump is None else state.trump
     index = winning_index(state.cards, trump, trick.cards)
     trick.winner = trick.seats[index]
+    state.tricks.append(trick)
+    state.current = None
+    state.leader = trick.winner
+    if len(state.tricks) == state.cards.hand_size:
+        state.phase = Phase.DONE
+    return index
+
+
+def close_trick(state: JoffreState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:
+    """joffre.trick.winner: decide the trick, check a written winner, and pass the lead to the winner."""
+    index = settle_trick(state, trick)
     problems: list[Violation] = []
     recorded = state.recorded[number - 1][1] if number <= len(state.recorded) else None
     if recorded is not None and recorded != trick.winner:
@@ -146,11 +167,6 @@ def close_trick(state: JoffreState, trick: PlayedTrick, number: int, action: Act
                 expected=f"seat {trick.winner}",
             )
         )
-    state.tricks.append(trick)
-    state.current = None
-    state.leader = trick.winner
-    if len(state.tricks) == state.cards.hand_size:
-        state.phase = Phase.DONE
     return problems
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Severity, Violation
@@ -17,13 +17,14 @@ from recordkit.rules.base import (
     Action,
     DealSummary,
     PlayedTrick,
+    QuickDeal,
     Ruleset,
     Table,
     Turn,
     add_card,
     incomplete,
 )
-from recordkit.rules.joffre import auction, ending, play
+from recordkit.rules.joffre import auction, ending, play, quick
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
 from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids
 from recordkit.rules.joffre.options import JoffreOptions
@@ -222,6 +223,10 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
                 path="totals",
             )
         ]
+
+    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+        """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`)."""
+        return quick.quick_deal(table, deal)
 
     def next_dealer(self, table: Table, dealer: int, previous: JoffreState | None = None) -> int:
         """joffre.deal.rotation: the deal passes to the left."""

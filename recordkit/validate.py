@@ -316,7 +316,7 @@ def _replay_deals(
                 )
             )
         previous_dealer, previous_state = deal.dealer, replay.state
-        totals = _check_totals(ruleset, deal, replay, totals, report, where, index)
+        totals = _check_totals(ruleset, deal, replay, totals, report, where, index, table.players)
         if ended_after is None and totals is not None and ruleset.game_over(table, totals, replay.state):
             ended_after = index + 1
 
@@ -329,6 +329,7 @@ def _check_totals(
     report: RecordReport,
     where: Location,
     index: int,
+    players: int,
 ) -> list[int | float] | None:
     """Running totals after a deal: the previous totals plus this deal's (written, else computed) scores."""
     scores: list[int | float] | None = list(deal.result.scores) if deal.result is not None else replay.scores
@@ -342,6 +343,18 @@ def _check_totals(
     if deal.totals is None:
         return expected
     written = list(deal.totals)
+    if len(written) != players:
+        report.diagnostics.append(
+            Diagnostic(
+                "TOTAL-MISMATCH",
+                Severity.ERROR,
+                f"the running totals have {len(written)} number(s) for {players} players",
+                replace(where, path=f"deals[{index}].totals"),
+                rule=ruleset.totals_rule,
+                expected=" ".join(f"{t:g}" for t in expected) if expected is not None else None,
+            )
+        )
+        return expected
     if expected is not None and written != expected:
         report.diagnostics.append(
             Diagnostic(

@@ -101,3 +101,15 @@ def test_a_wrong_score_or_total_is_caught(game: Any, data: st.DataObject) -> Non
     else:
         deal["totals"][seat] += delta
         assert "TOTAL-MISMATCH" in codes_of(record)
+
+
+@PROPERTY
+@given(games, st.sampled_from([[], [1], [0, 0, 0, 0, 0, 0, 0, 0, 0]]))
+def test_running_totals_of_the_wrong_length_are_reported(game: Any, totals: list[int]) -> None:
+    """Each game's totals rule: a totals line with too few or too many numbers is a TOTAL-MISMATCH, and the
+    rest of the record is still checked (it used to end the validation with an IndexError)."""
+    record = play(game)
+    if not record:
+        return
+    record["deals"][0]["totals"] = totals
+    assert "TOTAL-MISMATCH" in codes_of(record)

@@ -22,6 +22,7 @@ from recordkit.archive import ArchiveError, from_archive, is_archive, read_manif
 from recordkit.archive.stats import archive_stats
 from recordkit.archive.store import replace_table
 from recordkit.archive.tables import VIOLATIONS
+from recordkit.cluster import ClusterError, connect, validate_on_cluster
 from recordkit.codec import dumps
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import format_scores, steps
@@ -58,6 +59,13 @@ def validate(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Processes to use; 0 means one per core.")
     ] = 1,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Validate on a Dask cluster: a scheduler's address (tcp://host:8786), or local "
+            "for a local cluster of --jobs worker processes (needs recordkit[dask])."
+        ),
+    ] = None,
 ) -> None:
     """Replay every record through the rules and report every violation.
 
@@ -70,12 +78,38 @@ def validate(
         raise typer.BadParameter("--format is text or jsonl")
     settings = Settings(strict=not lenient, game=game)
     jobs = jobs or os.cpu_count() or 1
+    try:
+        with _validator(settings, jobs, scheduler) as check:
+            _validate(paths, check, settings, output, quiet, violations)
+    except ClusterError as error:
+        err.print(f"[red]{escape(str(error))}")
+        raise typer.Exit(2) from None
+
+
+Validator = Callable[[list[str]], Iterator[RecordReport | Diagnostic]]
+"""What validating some paths finds, in order: on this machine or on a Dask cluster."""
+
+
+@contextmanager
+def _validator(settings: Settings, jobs: int, scheduler: str | None) -> Iterator[Validator]:
+    """`validate_inputs` on `jobs` processes, or the same on the Dask cluster at `scheduler`."""
+    if scheduler is None:
+        yield lambda paths: validate_inputs(paths, settings, jobs)
+        return
+    with connect(scheduler, jobs) as client:
+        yield lambda paths: validate_on_cluster(paths, settings, client)
+
+
+def _validate(
+    paths: list[str], check: Validator, settings: Settings, output: str, quiet: bool, violations: bool
+) -> None:
+    """Print what is found and the summary; exit 0 clean, 1 violations, 2 input unusable."""
     if violations:
-        _write_violations(paths, settings, jobs)
+        _write_violations(paths, check)
     files: set[str | None] = set()
     counts = {"records": 0, "deals": 0, "errors": 0, "warnings": 0}
     unusable = False
-    for item in validate_inputs(paths, settings, jobs):
+    for item in check(paths):
         diagnostics = [item] if isinstance(item, Diagnostic) else item.diagnostics
         if isinstance(item, RecordReport):
             counts["records"] += 1
@@ -97,14 +131,14 @@ def validate(
     raise typer.Exit(2 if unusable else 1 if failed else 0)
 
 
-def _write_violations(paths: list[str], settings: Settings, jobs: int) -> None:
+def _write_violations(paths: list[str], check: Validator) -> None:
     """Validate each archive and store its diagnostics beside its tables (atomically)."""
     for name in paths:
         archive = Path(name)
         if not is_archive(archive):
             err.print(f"[red]--violations needs an archive; {name} is not one")
             raise typer.Exit(2)
-        reports = (r for r in validate_inputs([name], settings, jobs) if isinstance(r, RecordReport))
+        reports = (r for r in check([name]) if isinstance(r, RecordReport))
         replace_table(archive, "violations", violation_batches(reports), VIOLATIONS)
         err.print(f"wrote {archive / 'violations'}")
 

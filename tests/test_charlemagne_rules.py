@@ -21,6 +21,7 @@ import pytest
 from recordkit.cards import ids_of
 from recordkit.engine import steps
 from recordkit.games import RULESETS
+from recordkit.quick import clean_deals
 from recordkit.rules.base import Action, Table
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, context
@@ -28,7 +29,7 @@ from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.play import legal_mask, winning_index
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
-from tests.helpers import diagnostics_of
+from tests.helpers import codes_of, diagnostics_of
 
 RULES = RULESETS["charlemagne"]
 STD = DECKS["standard"]
@@ -166,7 +167,9 @@ def deal_of(layout: Layout, dealer: int, scores: list[int], **fields: Any) -> di
 
 
 def codes(data: dict[str, Any]) -> list[str]:
-    return [d.code for d in diagnostics_of(data)]
+    """The codes of a record's findings; `codes_of` also checks that the fast path never accepts a
+    record in which the full replay finds anything."""
+    return codes_of(data)
 
 
 def diagnostics(data: dict[str, Any]) -> list[Any]:
@@ -855,3 +858,106 @@ def test_call_spellings() -> None:
         }
     )
     assert [c.call for c in deal.auction] == ["5", "charlemagne", "gros_mulot", "5H", "charlemagne H alone"]
+
+
+# === the fast path (recordkit.quick, charlemagne.quick) ==========================================
+
+
+def six_deal() -> dict[str, Any]:
+    """The clean Six of `SIX` as a deal of a record."""
+    return deal_of(
+        SIX, 0, [6, 0, 6, 0], kitty="HK C7", auction=["pass", "6", "pass", "pass"], discard="C7 D8", trump="H"
+    )
+
+
+def test_fast_path_takes_the_clean_hand_written_deals() -> None:
+    """charlemagne.score: clean deals with stated leaders, a knock, a lone defence and a claim are
+    proven clean without the full replay (and `codes` checks the full replay agrees)."""
+    deal = six_deal()
+    deal["result"]["tricks"] = 8
+    deal["tricks"][0] = {"cards": "CJ CQ CK CA", "leader": 3, "winner": 2}
+    assert clean_deals(record(deal)) == 1
+    knocked = maine_alone_deal([0, 21, 0, 21])
+    knocked["knocks"] = [{"seat": 3, "trick": 3, "after": 1}, {"seat": 1, "trick": 8, "after": 2}]
+    assert clean_deals(record(knocked, variant="maine")) == 1
+    options = {"all_pass": "dealer_forced_5", "allow_early_claim": True}
+    assert clean_deals(record(claimed_deal(0, 1, [0, 5, 0, 5]), **options)) == 1
+    for data in (
+        record(deal),
+        record(knocked, variant="maine"),
+        record(claimed_deal(0, 1, [0, 5, 0, 5]), **options),
+    ):
+        assert codes(data) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"dealer": 4}, "RECORD-SEAT"),  # charlemagne.players: seats 0 to 3 deal
+        ({"status": "annulled"}, "CHARLEMAGNE-ANNULLED"),  # charlemagne.deal.status, then the play
+        ({"remark": "x"}, "RECORD-UNKNOWN-KEY"),
+        ({"knocks": {}}, "RECORD-SCHEMA"),
+        # charlemagne.play.knock: a trick of four cards has no place after its fifth
+        ({"knocks": [{"seat": 2, "trick": 1, "after": 5}]}, "CHARLEMAGNE-KNOCK-PLACE"),
+        ({"knocks": [{"seat": 4, "trick": 1, "after": 1}]}, "RECORD-SEAT"),
+        # charlemagne.deck: D8 dealt to seat 2 and in the kitty, C7 to nobody; seat 2 discards D8 alone
+        ({"kitty": "HK D8", "discard": "D8"}, "DEAL-DUPLICATE-CARD"),
+        ({"result": {"scores": [6, 0, 6, 0], "tricks": 7}}, "CHARLEMAGNE-TRICKS-MISMATCH"),
+        ({"trump": "hearts"}, None),  # a spelling the model reads: the full path, and nothing to report
+    ],
+    ids=[
+        "dealer-seat",
+        "annulled",
+        "unknown-key",
+        "knocks-not-a-list",
+        "knock-place",
+        "knock-seat",
+        "dealt-twice",
+        "tricks-noted",
+        "spelling",
+    ],
+)
+def test_fast_path_leaves_every_finding_to_the_full_replay(
+    change: dict[str, Any], expected: str | None
+) -> None:
+    """charlemagne.players, charlemagne.deal.status, charlemagne.play.knock, charlemagne.deck,
+    charlemagne.score.tricks: a clean Six with one thing changed is reported by the full replay, so the
+    fast path must not accept it."""
+    deal = {**six_deal(), **change}
+    assert codes(record(deal))[:1] == ([expected] if expected else [])
+    assert clean_deals(record(deal)) is None
+
+
+def test_fast_path_all_pass_with_something_after_it() -> None:
+    """charlemagne.auction.all-pass: four passes, then a value where no play is recorded."""
+    deal = {"dealer": 0, "hands": STD_HANDS, "kitty": STD_KITTY, "auction": ["pass"] * 4}
+    assert clean_deals(record(deal)) == 1
+    for extra in (
+        {"knocks": {}},
+        {"knocks": 0},
+        {"claim": {"seat": 0, "tricks": 8}},
+        {"tricks": ["S7 SQ SK S8"]},
+    ):
+        assert codes(record({**deal, **extra})) != []
+
+
+def test_fast_path_trick_size_with_a_lone_defender() -> None:
+    """charlemagne.trick.size: with two players in the play, trick 7 written with three cards (seat 1
+    leads HK and plays DA after seat 0's HA) and trick 8 with one (seat 0's CA): every card is held and
+    legal and each seat plays eight, yet each trick has one card from each player in the play."""
+    layout = Layout(
+        tricks=[*MAINE_ALONE.tricks[:6], (1, "HK HA DA"), (0, "CA")],
+        out=MAINE_ALONE.out,
+        extra=MAINE_ALONE.extra,
+        taken=MAINE_ALONE.taken,
+    )
+    deal = {**maine_alone_deal([21, 0, 21, 0]), "hands": layout.hands()}
+    deal["tricks"] = [{"cards": cards, "leader": leader} for leader, cards in layout.tricks]
+    assert codes(record(deal, variant="maine")) == ["PLAY-TRICK-SIZE", "PLAY-TRICK-SIZE"]
+
+
+def test_fast_path_written_winner_checked() -> None:
+    """charlemagne.trick.winner: the first trick of the Six says seat 3 won it; CA wins it for seat 2."""
+    deal = six_deal()
+    deal["tricks"][0] = {"cards": "CJ CQ CK CA", "leader": 3, "winner": 3}
+    assert codes(record(deal)) == ["PLAY-WINNER-MISMATCH"]

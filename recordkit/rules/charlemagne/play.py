@@ -149,11 +149,17 @@ def not_held(state: CharlemagneState, seat: int, card: int) -> Violation:
 
 def close_trick(state: CharlemagneState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:
     """charlemagne.trick.winner: decide the trick, check a written winner, and pass the lead."""
+    settle_trick(state, trick)
+    if not state.checked:
+        return []
+    deck = DECKS[state.variant]
+    return check_winner(state.recorded, number, trick, deck, "charlemagne.trick.winner", action.path)
+
+
+def settle_trick(state: CharlemagneState, trick: PlayedTrick) -> None:
+    """A complete trick goes to its winner, who leads next; the eighth ends the play (shared by the
+    full replay and the fast path, `charlemagne.quick`)."""
     trick.winner = trick.seats[winning_index(state.ctx, trick.cards)]
-    problems: list[Violation] = []
-    if state.checked:
-        deck = DECKS[state.variant]
-        problems += check_winner(state.recorded, number, trick, deck, "charlemagne.trick.winner", action.path)
     state.tricks.append(trick)
     state.current = None
     state.leader = trick.winner
@@ -161,7 +167,6 @@ def close_trick(state: CharlemagneState, trick: PlayedTrick, number: int, action
         state.exposed = True
     if len(state.tricks) == TRICKS:
         state.phase = Phase.DONE
-    return problems
 
 
 def playable(state: CharlemagneState, seat: int) -> int:

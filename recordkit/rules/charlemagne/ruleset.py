@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
@@ -16,6 +16,7 @@ from recordkit.model import trick_claims
 from recordkit.rules.base import (
     Action,
     DealSummary,
+    QuickDeal,
     Ruleset,
     Table,
     Turn,
@@ -25,7 +26,7 @@ from recordkit.rules.base import (
     incomplete,
     size_check,
 )
-from recordkit.rules.charlemagne import claim, defence, flow, play, scoring, transcript
+from recordkit.rules.charlemagne import claim, defence, flow, play, quick, scoring, transcript
 from recordkit.rules.charlemagne.auction import dealer_forced
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
@@ -240,6 +241,12 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
                 expected=str(tricks),
             )
         ]
+
+    quick_result_fields: ClassVar[frozenset[str]] = frozenset({"tricks"})
+
+    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+        """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
+        return quick.quick_deal(table, deal)
 
     def next_dealer(self, table: Table, dealer: int, previous: CharlemagneState | None = None) -> int:
         """The deal passes to the left (charlemagne.deal.rotation)."""

@@ -1,0 +1,262 @@
+"""Charlemagne's fast path (`Ruleset.quick_deal`): a clean deal replayed straight from JSON.
+
+It drives the same state through the same dispatcher as the full replay for the few actions before
+the play (`flow.advance`: the auction, the partner's card, the discards, the trump, the Maine
+defenders' answers and exchange) and for the knocks and a claim, runs the cards itself with
+`play.legal_mask` and `play.settle_trick`, and scores with `scoring.deal_scores`; it builds no
+model, no action per card and no diagnostic. Whatever it does not cover (aliases, cards written as
+objects, annulled or abandoned deals) or finds wrong returns None, and the full replay says what.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recordkit.rules import fastread
+from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
+from recordkit.rules.charlemagne import flow, scoring
+from recordkit.rules.charlemagne.bids import CALL_ALIASES, DEFENCE_CALLS, INDEX, normal_call
+from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
+from recordkit.rules.charlemagne.play import legal_mask, settle_trick, take_knock
+from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+
+CARD_IDS: dict[str, fastread.CardIds] = {
+    variant: {code: card for card, code in enumerate(deck.codes)} for variant, deck in DECKS.items()
+}
+FULL_DECK = {variant: (1 << len(deck)) - 1 for variant, deck in DECKS.items()}
+DEAL_KEYS = frozenset(
+    {"dealer", "hands", "kitty", "auction", "partner_card", "discard", "trump", "defence"}
+    | {"defender_card", "defender_discard", "tricks", "knocks", "claim", "status", "result", "totals"}
+    | {"comment", "time"}
+)
+KNOCK_KEYS = frozenset({"seat", "trick", "after", "comment", "time"})
+CLAIM_KEYS = frozenset({"seat", "tricks", "comment", "time"})
+
+
+def _canonical_calls(names: list[str]) -> dict[str, str]:
+    """The call names the deal model keeps exactly as written (its re-spelling maps them to themselves)."""
+    return {name: name for name in names if CALL_ALIASES.get(normal_call(name)) == name}
+
+
+BID_VALUES = {
+    variant: {name: INDEX[variant][name] for name in _canonical_calls(list(index))}
+    for variant, index in INDEX.items()
+}
+ANSWERS = _canonical_calls(list(DEFENCE_CALLS))
+TRUMPS = {letter: suit for suit, letter in enumerate(SUIT_LETTERS)}
+Knocks = list[tuple[int, int, int, int]]
+"""Knocks as (place in the play, trick, cards of it played before, seat), in the model's order."""
+
+
+def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+    """The deal's dealer, scores and final state if the full replay would find nothing in it."""
+    state = _dealt(table, deal)
+    if state is None or not _before_play(state, deal):
+        return None
+    tricks, knocks, claim = deal.get("tricks", []), deal.get("knocks"), deal.get("claim")
+    if type(tricks) is not list:
+        return None
+    if state.phase == Phase.DONE:  # everybody passed: nothing is played, the next dealer deals
+        if tricks or knocks not in (None, []) or claim is not None:
+            return None
+    elif not _play_phase(state, tricks, knocks, claim):
+        return None
+    if state.phase != Phase.DONE or not state.scorable or not state.checked:
+        return None
+    if not _result_tricks(state, deal.get("result")):
+        return None
+    return QuickDeal(state.dealer, list(scoring.deal_scores(state)), state)
+
+
+def _dealt(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
+    """The state after the deal: the right keys, a seat dealing, eight cards each, the kitty, each
+    card of the variant's deck once, and a deal that is played (not annulled nor abandoned)."""
+    if not DEAL_KEYS.issuperset(deal) or deal.get("status", "played") != "played":
+        return None
+    dealer, hands = deal.get("dealer"), deal.get("hands")
+    if type(dealer) is not int or not 0 <= dealer < PLAYERS or not fastread.notes_ok(deal):
+        return None
+    if type(hands) is not list or len(hands) != PLAYERS:
+        return None
+    variant: str = table.options.variant
+    ids = CARD_IDS[variant]
+    masks = [fastread.group_mask(ids, hand, HAND_SIZE) for hand in hands]
+    kitty_text = deal.get("kitty")
+    kitty = 0 if kitty_text is None else fastread.group_mask(ids, kitty_text, KITTY_SIZE[variant])
+    if kitty is None or None in masks:  # a standard deal without its kitty misses two cards below
+        return None
+    dealt: list[int] = masks  # type: ignore[assignment]
+    union = kitty
+    for mask in dealt:
+        union |= mask
+    if union != FULL_DECK[variant]:
+        return None
+    return CharlemagneState(table, variant, dealer, list(dealt), list(dealt), kitty)
+
+
+def _before_play(state: CharlemagneState, deal: dict[str, Any]) -> bool:
+    """The calls, the partner's card, the discard, the trump and the Maine defence, in the order the
+    full replay takes them, each through `flow.advance` (which also reports what they skip)."""
+    actions = _calls(deal.get("auction", []), BID_VALUES[state.variant], "auction", "bid")
+    if actions is None:
+        return False
+    for kind in ("partner_card", "discard", "trump", "defence", "defender_card", "defender_discard"):
+        more = _step(state, deal.get(kind), kind)
+        if more is None:
+            return False
+        actions += more
+    return all(not flow.advance(state, action) for action in actions)
+
+
+def _step(state: CharlemagneState, written: Any, kind: str) -> list[Action] | None:
+    """The actions of one optional step as written: none when absent, None when not canonical."""
+    if written is None:
+        return []
+    if kind == "trump":
+        suit = TRUMPS.get(written) if type(written) is str else None
+        return None if suit is None else [Action("trump", suit, None, "trump")]
+    if kind == "defence":
+        return _calls(written, ANSWERS, "defence", "defence")
+    cards = fastread.card_ids(CARD_IDS[state.variant], written)
+    if cards is None or (kind.endswith("_card") and len(cards) != 1):
+        return None
+    return [Action(kind, card, None, kind, position=i) for i, card in enumerate(cards, start=1)]
+
+
+def _calls(written: Any, names: dict[str, Any], field: str, kind: str) -> list[Action] | None:
+    """Auction calls or defenders' answers as actions, when each is a call of this variant."""
+    if type(written) is not list:
+        return None
+    actions: list[Action] = []
+    for index, entry in enumerate(written):
+        call = fastread.call(entry)
+        if call is None or call[0] not in names:
+            return None
+        actions.append(Action(kind, names[call[0]], call[1], f"{field}[{index}]"))
+    return actions
+
+
+def _play_phase(state: CharlemagneState, tricks: list[Any], knocks: Any, claim: Any) -> bool:
+    """Close the steps the contract skips (as the first card would), then play the tricks with the
+    knocks at their places, then the claim if any; all of it must be clean."""
+    if state.phase < Phase.PLAY and flow.close_phases(state, Phase.PLAY):
+        return False
+    if state.phase != Phase.PLAY:
+        return False
+    placed = _knocks(tricks, knocks, state.active_count())
+    if placed is None or not _play(state, tricks, placed):
+        return False
+    if claim is None:
+        return len(tricks) == TRICKS
+    written = _claim(claim)
+    return written is not None and not flow.advance(state, Action("claim", written, written[0], "claim"))
+
+
+def _knocks(tricks: list[Any], knocks: Any, size: int) -> Knocks | None:
+    """The knocks as the deal model reads them, each at a place of the play (a trick recorded, after
+    0 to `size` of its cards), sorted as the model sorts them."""
+    if knocks is None:
+        return []
+    if type(knocks) is not list:
+        return None
+    placed: Knocks = []
+    for knock in knocks:
+        if type(knock) is not dict or not KNOCK_KEYS.issuperset(knock) or not fastread.notes_ok(knock):
+            return None
+        seat, trick, after = knock.get("seat"), knock.get("trick"), knock.get("after", 0)
+        if seat is None or not fastread.seat_or_none(seat):  # `take_knock` refuses seats 4 to 7
+            return None
+        if type(trick) is not int or type(after) is not int or not 1 <= trick <= len(tricks):
+            return None
+        if not 0 <= after <= size:
+            return None
+        placed.append(((trick - 1) * size + after, trick, after, seat))
+    placed.sort(key=lambda knock: (knock[1], knock[2]))
+    return placed
+
+
+def _claim(claim: Any) -> tuple[int, int] | None:
+    """A claim's seat and tricks, as the model reads them (a seat, 0 to 8 tricks)."""
+    if type(claim) is not dict or not CLAIM_KEYS.issuperset(claim) or not fastread.notes_ok(claim):
+        return None
+    seat, tricks = claim.get("seat"), claim.get("tricks")
+    if (
+        seat is None
+        or not fastread.seat_or_none(seat)
+        or type(tricks) is not int
+        or not 0 <= tricks <= TRICKS
+    ):
+        return None
+    return seat, tricks
+
+
+def _play(state: CharlemagneState, tricks: list[Any], knocks: Knocks) -> bool:
+    """Every trick, card by card: one card from each player in the play, held and legal; then who
+    won it, and the leader and winner the record states, if any. Knocks go in at their places."""
+    size = state.active_count()
+    if len(tricks) > TRICKS:
+        return False
+    ids = CARD_IDS[state.variant]
+    ctx = state.ctx
+    hands = state.hands
+    after = [state.next_active(seat) for seat in range(PLAYERS)]
+    places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
+    done = played = 0
+    leader = state.leader
+    for number, entry in enumerate(tricks, start=1):
+        written = fastread.trick(ids, entry)
+        if written is None:
+            return False
+        cards, stated_leader, stated_winner = written
+        if len(cards) != size or stated_leader not in (None, leader):
+            return False
+        so_far: list[int] = []
+        seats: list[int] = []
+        trick = state.current = PlayedTrick(leader, so_far, seats)
+        seat = leader
+        for card in cards:
+            if played == places[done]:
+                done = _knocks_at(state, knocks, done, played)
+                if done < 0:
+                    return False
+            hand = hands[seat]
+            if not hand >> card & 1 or not legal_mask(ctx, hand, so_far) >> card & 1:
+                return False
+            hands[seat] = hand ^ (1 << card)
+            so_far.append(card)
+            seats.append(seat)
+            played += 1
+            seat = after[seat]
+        state.played_in.update(dict.fromkeys(cards, number))
+        settle_trick(state, trick)
+        winner = trick.winner
+        if winner is None or stated_winner not in (None, winner):
+            return False
+        leader = winner
+    if played == places[done]:  # knocks after the last card
+        done = _knocks_at(state, knocks, done, played)
+    state.cards_played = played
+    return done == len(knocks)
+
+
+def _knocks_at(state: CharlemagneState, knocks: Knocks, first: int, played: int) -> int:
+    """The knocks at this place of the play, from `first` on, each through its full-path handler;
+    the index of the next knock, or -1 if the handler objects to one."""
+    state.cards_played = played
+    index = first
+    while index < len(knocks) and knocks[index][0] == played:
+        place, trick, after, seat = knocks[index]
+        if take_knock(state, Action("knock", (trick, after, place), seat, "knocks")):
+            return -1
+        index += 1
+    return index
+
+
+def _result_tricks(state: CharlemagneState, result: Any) -> bool:
+    """charlemagne.score.tricks: the bidding side's tricks, if the sheet notes them, are the play's."""
+    tricks = result.get("tricks") if type(result) is dict else None
+    if tricks is None:
+        return True
+    if type(tricks) is not int or not 0 <= tricks <= TRICKS:
+        return False
+    return state.bidder is None or tricks == scoring.side_tricks(state)

@@ -840,6 +840,15 @@ def test_deal_status_annulled_is_not_a_rule() -> None:
     assert codes(record(deal)) == ["CHARLEMAGNE-ANNULLED"]
 
 
+def test_an_annulled_deal_with_its_play_is_reported_once() -> None:
+    """charlemagne.deal.status: the status is the fault; the auction and play after it are not
+    replayed, and not reported as if everybody had passed."""
+    deal = {**claimed_deal(0, 1, [0, 5, 0, 5]), "status": "annulled"}
+    deal.pop("result")  # an annulled deal scores nothing
+    deal.pop("totals", None)
+    assert codes(record(deal)) == ["CHARLEMAGNE-ANNULLED"]
+
+
 def test_calls_of_the_other_variant_are_unknown() -> None:
     """charlemagne.auction.calls: a Maine bid in a standard record, a suitless Charlemagne in a Maine one."""
     deal = {"dealer": 0, "hands": STD_HANDS, "kitty": STD_KITTY, "auction": ["5H"]}

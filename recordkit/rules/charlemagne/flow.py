@@ -195,8 +195,9 @@ def _no_exchange(state: CharlemagneState) -> str:
 
 
 def after_end(state: CharlemagneState, action: Action) -> list[Violation]:
-    """Something recorded after the deal ended: report it once."""
-    if state.overrun_reported:
+    """Something recorded after the deal ended: report it once (not after an annulled deal,
+    whose status is reported already: its actions are not replayed at all)."""
+    if state.overrun_reported or state.status == "annulled":
         return []
     state.overrun_reported = True
     state.scorable = False

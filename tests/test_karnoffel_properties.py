@@ -1,6 +1,7 @@
 """Karnöffel properties over generated games: every player count and option combination replays
-clean and ends as the rules say, hand-typed spellings read as the canonical record, and a single
-corrupted card, word or suit is caught with the right code at the right place."""
+clean and ends as the rules say, hand-typed spellings read as the canonical record, a single
+corrupted card, word or suit is caught with the right code at the right place, and the fast path
+(`recordkit.rules.karnoffel.quick`) accepts every generated game and no corrupted one."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ from hypothesis import strategies as st
 from recordkit.codec import loads, to_data
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.quick import clean_deals
 from recordkit.rules.karnoffel.options import KarnoffelOptions
+from recordkit.rules.karnoffel.record import CALLS
 from tests.helpers import codes_of, diagnostics_of
 from tests.test_properties import option_values
+from tests.test_quick import MANY, mutate
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KARNOFFEL = RULESETS["karnoffel"]
@@ -306,3 +310,64 @@ def test_hand_written_spellings_parse_to_the_canonical_record(n: int, seed: int,
         if "chosen_suit" in deal:
             deal["chosen_suit"] = {"S": "spades", "C": "♣", "H": "h", "D": "Diamonds"}[deal["chosen_suit"]]
     assert loads(orjson.dumps(data)) == canonical
+
+
+# --- the fast path ------------------------------------------------------------------------------
+
+
+@PROPERTY
+@given(players, seeds, options)
+def test_generated_games_take_the_fast_path(n: int, seed: int, opts: dict[str, Any]) -> None:
+    """Every generated game, at every player count and under every option (small targets, so that
+    the going-out cap comes into play), is proven clean on the fast path."""
+    record = generated(n, seed, opts)
+    assert clean_deals(record) == len(record["deals"])
+
+
+@MANY
+@given(players, seeds, options, st.data())
+def test_no_single_change_slips_through_the_fast_path(
+    n: int, seed: int, opts: dict[str, Any], data: st.DataObject
+) -> None:
+    """Up to three changes anywhere in a generated record (`tests.test_quick.mutate`): `codes_of`
+    fails if the fast path accepts what the full replay reports."""
+    record = generated(n, seed, opts)
+    for _ in range(3):
+        mutate(record, data, KARNOFFEL)
+        codes_of(record)
+
+
+@MANY
+@given(players, seeds, options, st.data())
+def test_no_changed_word_seat_or_claim_slips_through_the_fast_path(
+    n: int, seed: int, opts: dict[str, Any], data: st.DataObject
+) -> None:
+    """Karnöffel's own places to go wrong, one to three at a time: a word said, moved or dropped, a
+    seat written for a word, a trick's stated leader or winner, a deal's totals left out (the scores
+    before it, for the going-out cap, are then the running totals alone), a quiet window added."""
+    record = generated(n, seed, opts)
+    for _ in range(data.draw(st.integers(1, 3))):
+        deal = data.draw(st.sampled_from(record["deals"]))
+        change = data.draw(st.sampled_from(["word", "seat", "claim", "no totals", "window"]))
+        windows = deal.setdefault("proposals", [])
+        if change == "claim" and deal["tricks"]:
+            index = data.draw(st.integers(0, len(deal["tricks"]) - 1))
+            trick = deal["tricks"][index]
+            cards = trick["cards"] if isinstance(trick, dict) else trick
+            key = data.draw(st.sampled_from(["leader", "winner"]))
+            deal["tricks"][index] = {"cards": cards, key: data.draw(st.integers(0, n - 1))}
+        elif change == "no totals":
+            deal.pop("totals", None)
+        elif change == "window" and len(windows) < 3:
+            windows.insert(data.draw(st.integers(0, len(windows))), [])
+        elif windows and any(windows):
+            window = data.draw(st.sampled_from([window for window in windows if window]))
+            place = data.draw(st.integers(0, len(window) - 1))
+            word = window[place] if isinstance(window[place], str) else window[place]["call"]
+            if change == "seat":
+                window[place] = {"call": word, "seat": data.draw(st.integers(0, n - 1))}
+            elif data.draw(st.booleans()):
+                window[place] = data.draw(st.sampled_from(CALLS))
+            else:
+                del window[place]
+        codes_of(record)

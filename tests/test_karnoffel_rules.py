@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from recordkit.games import RULESETS
+from recordkit.quick import clean_deals
 from recordkit.rules.base import Action, Table
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.options import KarnoffelOptions
@@ -312,6 +313,9 @@ def test_five_cards_each_and_every_card_once() -> None:
     assert codes_of(one)[0] == "DEAL-HAND-COUNT"
     twice = record(TWO, scored({**LUKAS_WINS, "hands": ["CJ S10 D9 H5", "C6 C2 SK H3"]}, [4, 0]))
     assert codes_of(twice)[0] == "DEAL-DUPLICATE-CARD"
+    # Marie's C2, never played, written as C3, Lukas's face-up card (never played either).
+    unplayed = record(TWO, scored({**LUKAS_WINS, "hands": ["CJ S10 D9 H5", "C6 C3 SK D8"]}, [4, 0]))
+    assert codes_of(unplayed) == ["DEAL-DUPLICATE-CARD"]
 
 
 def test_player_counts() -> None:
@@ -324,6 +328,25 @@ def test_player_counts() -> None:
 def test_no_deal_is_annulled() -> None:
     """karnoffel.deal.status: Karnöffel throws no deal in."""
     assert codes_of(record(TWO, {**LUKAS_WINS, "tricks": [], "status": "annulled"})) == ["KARNOFFEL-ANNULLED"]
+    assert codes_of(record(TWO, scored({**LUKAS_WINS, "status": "annulled"}, [4, 0]))) == [
+        "KARNOFFEL-ANNULLED"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"dealer": 3}, "RECORD-SEAT"),  # seat 1 of two, written as 3
+        ({"bidder": 0}, "RECORD-UNKNOWN-KEY"),
+        ({"comment": 5}, "RECORD-SCHEMA"),
+        ({"proposals": [[], [], [], []]}, "RECORD-SCHEMA"),  # three windows at most
+        ({"proposals": [["raise", "double"]], "tricks": []}, "RECORD-UNKNOWN-CALL"),
+    ],
+)
+def test_what_the_record_format_refuses(change: dict[str, Any], code: str) -> None:
+    """format.schema, format.envelope, karnoffel.players, karnoffel.propose.calls: a deal otherwise
+    clean, and scored as it would be, is reported (never taken by the fast path)."""
+    assert codes_of(record(TWO, scored({**LUKAS_WINS, **change}, [4, 0]))) == [code]
 
 
 def test_the_forehand_deals_next() -> None:
@@ -483,6 +506,37 @@ def test_the_cap_across_deals() -> None:
     assert [(d.code, d.location.deal, d.location.path) for d in found] == [
         ("KARNOFFEL-RAISE-CAPPED", 2, "deals[1].proposals[0][0]")
     ]
+
+
+def test_the_cap_without_the_deals_totals() -> None:
+    """karnoffel.propose.cap: the scores before a deal are the running totals, whether or not the deal
+    writes its own totals; without them the fast path cannot tell, so it leaves a raise to the full
+    replay, and a deal without raises still takes it."""
+    five = ["raise", "raise", "raise", "raise", "raise", "accept"]
+    first = scored({**LUKAS_WINS, "proposals": [five]}, [19, 0])
+    second = {"dealer": 0, "faceup": "S7 H9", "hands": ["S2 S4 DQ C6", "SJ D3 HK C10"]}
+    second["tricks"] = ["HK H9", "S7 S2", "D3 DQ", "S4 C10", "C6 SJ"]
+    raised = {**second, "proposals": [["raise", "accept"]], "result": {"scores": [0, 7]}}
+    assert codes_of(record(TWO, first, raised, target=21)) == ["KARNOFFEL-RAISE-CAPPED"]
+    assert codes_of(record(TWO, first, raised, target=31)) == []
+    quiet = {**second, "result": {"scores": [0, 4]}}
+    assert clean_deals(record(TWO, first, quiet, target=21)) == 2
+
+
+def test_the_fast_path_reads_every_canonical_form() -> None:
+    """The fast path proves clean a deal written with words as objects (seats, comments) and tricks
+    as objects stating their leader and winner, as the full replay does."""
+    deal = scored(ANNA_CLARA_WIN, [7, 0, 7, 0])
+    deal["proposals"] = [
+        [],
+        [{"call": "raise", "seat": 3, "comment": "Dieter"}, {"call": "accept", "seat": 2, "time": "20:15"}],
+    ]
+    deal["tricks"][0] = {"cards": deal["tricks"][0], "leader": 1, "winner": 2, "comment": "the Kaiser"}
+    deal["chosen_suit"] = "S"
+    deal["comment"] = "hand-typed"
+    data = record(FOUR, deal)
+    assert codes_of(data) == []
+    assert clean_deals(data) == 1
 
 
 def test_the_cap_leaves_only_passes_and_answers_open() -> None:

@@ -5,7 +5,8 @@ Rules `karnoffel.deal.*` and `karnoffel.deck` of spec/rules/karnoffel.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import islice
 
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
@@ -24,10 +25,14 @@ def stage_of(deal: KarnoffelDeal) -> int:
 
     Only a surrender that answers a raise counts, so that a misplaced word does not also make the
     rounds look the wrong size."""
-    for window, calls in enumerate(deal.proposals[:WINDOWS], start=1):
+    return stage_of_words([call.call for call in calls] for calls in deal.proposals)
+
+
+def stage_of_words(windows: Iterable[Iterable[str]]) -> int:
+    """`stage_of` for the windows' words (call names), shared by the full replay and the fast path."""
+    for window, words in enumerate(islice(windows, WINDOWS), start=1):
         pending, passes = False, 0
-        for call in calls:
-            word = call.call
+        for word in words:
             if word == "raise":
                 pending = True
             elif pending and word == "surrender":
@@ -64,6 +69,12 @@ def before_deal(deal: KarnoffelDeal, players: int, given: Sequence[int | float] 
         totals, scores = deal.totals, deal.result.scores
         if len(totals) == players == len(scores):
             seats = [int(t - s) for t, s in zip(totals, scores, strict=True)]
+    return sides_before(seats, players)
+
+
+def sides_before(seats: Sequence[int] | None, players: int) -> list[int] | None:
+    """Each side's score before the deal from each seat's (the best of the partners), or None when
+    the seats' scores are not known; shared by the full replay and the fast path."""
     if seats is None or len(seats) != players:
         return None
     return [max(seats[seat] for seat in range(players) if side_of(seat) == side) for side in (0, 1)]
@@ -88,9 +99,9 @@ def set_up(
             )
         )
     faceup = card_list(cards.deck, deal.faceup, "", "")[0]
-    problems += _faceup_size(faceup, n, stage, deal.status)
+    problems += faceup_size(faceup, n, stage, deal.status)
     downs = [card_list(cards.deck, hand, "", "")[0] for hand in deal.hands]
-    problems += _hand_sizes(downs, n, stage, deal.status)
+    problems += hand_sizes(downs, n, stage, deal.status)
     downs = (downs + [[] for _ in range(n)])[:n]
     groups = [
         (f"the face-up card of seat {seat}", [card])
@@ -100,6 +111,23 @@ def set_up(
     dealt_mask = cards.deck.mask(card for _, group in groups for card in group)
     rest = [card for card in range(len(cards.deck)) if not dealt_mask >> card & 1]
     problems += deck_integrity(cards.deck, [*groups, ("the undealt pack", rest)], "karnoffel.deck")
+    state, choosing = dealt_state(table, dealer, faceup, downs, stage, deal.status)
+    state.before = before_deal(deal, n, before)
+    state.recorded = [trick_claims(trick) for trick in deal.tricks]
+    state.scorable = not problems
+    problems += stated_suit(deal.chosen_suit, cards, choosing)
+    problems += _status(deal)
+    return state, problems
+
+
+def dealt_state(
+    table: Table, dealer: int, faceup: list[int], downs: list[list[int]], stage: int, status: str
+) -> tuple[KarnoffelState, int | None]:
+    """The state once the cards are dealt (hands, chosen suit, value; the scores before the deal
+    unknown), and the face-up card that chose the suit (None while round 1 is not complete);
+    shared by the full replay and the fast path."""
+    cards = cards_of(table.options.deck)
+    n = table.players
     hands = [cards.deck.mask(hand) for hand in downs]
     for card, seat in zip(faceup[:n], owners(dealer, n, faceup[:n]), strict=True):
         hands[seat] |= 1 << card
@@ -113,19 +141,15 @@ def set_up(
         hands=hands,
         chosen=chosen,
         devil=cards.card(chosen, DEVIL) if chosen is not None else None,
-        before=before_deal(deal, n, before),
-        status=deal.status,
+        before=None,
+        status=status,
         value=table.options.base_value,
         leader=(dealer + 1) % n,
-        recorded=[trick_claims(trick) for trick in deal.tricks],
     )
-    state.scorable = not problems
-    problems += _stated_suit(deal, cards, choosing)
-    problems += _status(deal)
-    return state, problems
+    return state, choosing
 
 
-def _faceup_size(faceup: list[int], n: int, stage: int, status: str) -> list[Violation]:
+def faceup_size(faceup: list[int], n: int, stage: int, status: str) -> list[Violation]:
     """karnoffel.deal.faceup: one face-up card each, only two of them if window 1 ended the deal."""
     expected = 2 if stage == 1 else n
     if len(faceup) == expected or (status == "abandoned" and len(faceup) <= n):
@@ -147,7 +171,7 @@ def _faceup_size(faceup: list[int], n: int, stage: int, status: str) -> list[Vio
     ]
 
 
-def _hand_sizes(downs: list[list[int]], n: int, stage: int, status: str) -> list[Violation]:
+def hand_sizes(downs: list[list[int]], n: int, stage: int, status: str) -> list[Violation]:
     """karnoffel.deal.rounds: two face-down cards each in round 2 and two in round 3, as far as dealt."""
     expected = FACE_DOWN[stage]
     if not downs and (expected == 0 or status == "abandoned"):
@@ -185,9 +209,9 @@ def _hand_sizes(downs: list[list[int]], n: int, stage: int, status: str) -> list
     return problems
 
 
-def _stated_suit(deal: KarnoffelDeal, cards: Cards, choosing: int | None) -> list[Violation]:
+def stated_suit(stated: str | None, cards: Cards, choosing: int | None) -> list[Violation]:
     """karnoffel.deal.chosen-suit: a chosen suit written in the record must be the one the cards set."""
-    if deal.chosen_suit is None:
+    if stated is None:
         return []
     if choosing is None:
         message = (
@@ -196,11 +220,11 @@ def _stated_suit(deal: KarnoffelDeal, cards: Cards, choosing: int | None) -> lis
         expected = "no chosen suit"
     else:
         chosen = KARNOFFEL_SUITS[cards.suit[choosing]]
-        if chosen == deal.chosen_suit:
+        if chosen == stated:
             return []
-        stated = SUIT_NAMES[KARNOFFEL_SUITS.index(deal.chosen_suit)]
+        named = SUIT_NAMES[KARNOFFEL_SUITS.index(stated)]
         message = (
-            f"the record says {stated} were chosen, but the lowest face-up card is {cards.code(choosing)}, "
+            f"the record says {named} were chosen, but the lowest face-up card is {cards.code(choosing)}, "
             f"which chooses {SUIT_NAMES[cards.suit[choosing]]}"
         )
         expected = chosen

@@ -53,12 +53,18 @@ def play_card(state: KarnoffelState, action: Action) -> list[Violation]:
 
 
 def close_trick(state: KarnoffelState, trick: PlayedTrick, number: int, action: Action) -> list[Violation]:
-    """karnoffel.trick.winner: the winner by the card powers leads next; three tricks decide the deal."""
+    """karnoffel.trick.winner: the trick ended, then the winner the record states checked."""
+    end_trick(state, trick)
+    deck = state.cards.deck
+    return check_winner(state.recorded, number, trick, deck, "karnoffel.trick.winner", action.path)
+
+
+def end_trick(state: KarnoffelState, trick: PlayedTrick) -> None:
+    """karnoffel.trick.winner: the winner by the card powers leads next; three tricks decide the deal
+    (the bookkeeping of a complete trick, shared by the full replay and the fast path)."""
     chosen = NO_SUIT if state.chosen is None else state.chosen
     index = winning_index(trick.cards, state.options.deck, state.options.partial_trumps, chosen)
     trick.winner = trick.seats[index]
-    deck = state.cards.deck
-    problems = check_winner(state.recorded, number, trick, deck, "karnoffel.trick.winner", action.path)
     state.tricks.append(trick)
     state.current = None
     state.leader = trick.winner
@@ -68,7 +74,6 @@ def close_trick(state: KarnoffelState, trick: PlayedTrick, number: int, action: 
         state.decided = side
     if len(state.tricks) == TRICKS or (state.decided is not None and not state.options.play_out):
         state.phase = Phase.DONE
-    return problems
 
 
 def playable(state: KarnoffelState, seat: int) -> int:

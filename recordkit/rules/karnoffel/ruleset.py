@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
@@ -16,6 +16,7 @@ from recordkit.model import Result, trick_codes
 from recordkit.rules.base import (
     Action,
     DealSummary,
+    QuickDeal,
     Ruleset,
     Table,
     Turn,
@@ -24,7 +25,7 @@ from recordkit.rules.base import (
     incomplete,
     unknown_card,
 )
-from recordkit.rules.karnoffel import build, proposals
+from recordkit.rules.karnoffel import build, proposals, quick
 from recordkit.rules.karnoffel.cards import POWER_RANKS, cards_of, side_of
 from recordkit.rules.karnoffel.deal import set_up
 from recordkit.rules.karnoffel.options import KarnoffelOptions
@@ -201,6 +202,10 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
     def result(self, scores: list[int | float]) -> Result:
         """The score-sheet line: each seat's score."""
         return Result(scores=scores)
+
+    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+        """The fast path (`recordkit.rules.karnoffel.quick`): a clean deal proven so from its JSON."""
+        return quick.quick_deal(table, deal)
 
     def next_dealer(self, table: Table, dealer: int, previous: KarnoffelState | None = None) -> int:
         """karnoffel.deal.rotation: the forehand deals next; after a surrender, as the option says."""

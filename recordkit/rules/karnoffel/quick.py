@@ -1,0 +1,200 @@
+"""Karnöffel's fast path (`Ruleset.quick_deal`): a clean deal replayed straight from JSON.
+
+It drives the same state through the same rule functions as the full replay (the deal's size
+checks and `deal.dealt_state`, `proposals.take_call` and `skip_to` for each word of the windows,
+`play.playable` and `play.end_trick` for the cards, `scoring.deal_scores`), but reads the deal
+from parsed JSON without pydantic, builds no action per card and writes no diagnostic. Whatever it
+does not cover (aliases and other spellings, card groups written as lists, cards as objects,
+abandoned or annulled deals, a raise in a deal that does not write both its result and its totals,
+from which the going-out cap takes the scores before the deal) or finds wrong returns None, and the
+full replay says what is wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeGuard
+
+from recordkit.rules import fastread
+from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
+from recordkit.rules.karnoffel import proposals
+from recordkit.rules.karnoffel.cards import cards_of
+from recordkit.rules.karnoffel.deal import (
+    dealt_state,
+    faceup_size,
+    hand_sizes,
+    sides_before,
+    stage_of_words,
+    stated_suit,
+)
+from recordkit.rules.karnoffel.play import end_trick, playable
+from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
+from recordkit.rules.karnoffel.scoring import deal_scores
+from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase, Said
+
+CARD_IDS = {size: {code: card for card, code in enumerate(cards_of(size).deck.codes)} for size in (48, 52)}
+"""Each deck's canonical codes and their ids (the 48-card deck has no aces)."""
+DEAL_KEYS = frozenset(
+    {"dealer", "faceup", "chosen_suit", "hands", "proposals", "tricks", "status"}
+    | {"result", "totals", "comment", "time"}
+)
+SEAT_ORDERS = {n: [[(leader + i) % n for i in range(n)] for leader in range(n)] for n in (2, 4, 6, 8)}
+"""The seats in play order from each leader, by the number of players."""
+Trick = tuple[list[int], int | None, int | None]
+"""A trick as read: its cards in play order, and the leader and winner it states (None if not)."""
+Words = list[list[tuple[str, int | None]]]
+"""The proposal windows as read: each word's canonical name and the seat the record writes."""
+
+
+def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+    """The deal's dealer, scores and final state if the full replay would find nothing in it."""
+    windows = _windows(deal.get("proposals", []))
+    if windows is None:
+        return None
+    state = _dealt(table, deal, windows)
+    if state is None or not _proposals(state, deal, windows):
+        return None
+    tricks = deal.get("tricks", [])
+    if state.phase == Phase.DONE:  # a surrender ended the deal: nothing is played
+        if tricks != []:
+            return None
+    elif proposals.skip_to(state, WINDOWS + 1) or not _play(state, tricks):
+        return None
+    return QuickDeal(state.dealer, [*deal_scores(state)], state)
+
+
+def _windows(written: Any) -> Words | None:
+    """The proposal windows (at most three), each a list of words in canonical spelling."""
+    if type(written) is not list or len(written) > WINDOWS:
+        return None
+    windows: Words = []
+    for calls in written:
+        if type(calls) is not list:
+            return None
+        words = []
+        for entry in calls:
+            call = fastread.call(entry)
+            if call is None or call[0] not in CALLS:
+                return None
+            words.append(call)
+        windows.append(words)
+    return windows
+
+
+def _dealt(table: Table, deal: dict[str, Any], windows: Words) -> KarnoffelState | None:
+    """The state after the staged deal: the right keys, a played deal, the rounds' sizes for where
+    the windows stopped it, every card at most once, the chosen suit as stated."""
+    if (
+        not DEAL_KEYS.issuperset(deal)
+        or deal.get("status", "played") != "played"
+        or not fastread.notes_ok(deal)
+    ):
+        return None
+    n = table.players
+    dealer = deal.get("dealer")
+    stated = deal.get("chosen_suit")
+    if type(dealer) is not int or not 0 <= dealer < n or (stated is not None and stated not in SUIT_LETTERS):
+        return None
+    hands = deal.get("hands", [])
+    groups = (
+        _groups(CARD_IDS[table.options.deck], [deal.get("faceup"), *hands]) if type(hands) is list else None
+    )
+    if groups is None:
+        return None
+    faceup, *downs = groups
+    stage = stage_of_words([name for name, _seat in words] for words in windows)
+    if faceup_size(faceup, n, stage, "played") or hand_sizes(downs, n, stage, "played"):
+        return None
+    state, choosing = dealt_state(
+        table, dealer, faceup, (downs + [[] for _ in range(n)])[:n], stage, "played"
+    )
+    union = 0
+    for hand in state.hands:
+        union |= hand
+    if union.bit_count() != sum(map(len, groups)) or stated_suit(stated, state.cards, choosing):
+        return None  # a card dealt twice, or another chosen suit stated
+    return state
+
+
+def _groups(ids: fastread.CardIds, texts: list[Any]) -> list[list[int]] | None:
+    """The ids of card groups (the face-up cards, then each seat's face-down cards), each written
+    in canonical codes."""
+    groups = []
+    for text in texts:
+        cards = fastread.card_ids(ids, text)
+        if cards is None:
+            return None
+        groups.append(cards)
+    return groups
+
+
+def _seats_before(deal: dict[str, Any], players: int) -> list[int] | None:
+    """Each seat's total before the deal, as the written totals less the written scores: the
+    running totals whenever the caller accepts the deal, since it checks both against the rules.
+    None unless both are lists of whole numbers, one per seat."""
+    totals, result = deal.get("totals"), deal.get("result")
+    scores = result.get("scores") if type(result) is dict else None
+    if not _whole_numbers(totals, players) or not _whole_numbers(scores, players):
+        return None
+    return [total - score for total, score in zip(totals, scores, strict=True)]
+
+
+def _whole_numbers(value: Any, players: int) -> TypeGuard[list[int]]:
+    """A JSON list of `players` integers (not bools)."""
+    return type(value) is list and len(value) == players and all(type(v) is int for v in value)
+
+
+def _proposals(state: KarnoffelState, deal: dict[str, Any], windows: Words) -> bool:
+    """Every word of the windows through the full path's handler: its turn, speaker, limits and cap.
+    The going-out cap needs each side's score before the deal, which a deal tells as its totals less
+    its scores (the full replay knows it from the running totals); a raise without both goes to it."""
+    cap = state.options.raise_cap_when_game_reachable
+    if cap and any(name == "raise" for words in windows for name, _seat in words):
+        state.before = sides_before(_seats_before(deal, state.players), state.players)
+        if state.before is None:
+            return False
+    for number, words in enumerate(windows, start=1):
+        for name, seat in words:  # a word after a surrender: take_call finds the windows closed
+            if proposals.take_call(state, Action("call", Said(number, name, seat), seat)):
+                return False
+    return True
+
+
+def _play(state: KarnoffelState, tricks: Any) -> bool:
+    """Every trick, card by card: the stated leader, held, the Devil not opening the play; then the
+    trick's winner and end through `end_trick`, and the winner the record states, if any; the deal
+    ends exactly with the last trick written."""
+    written = _tricks(CARD_IDS[state.options.deck], tricks, state.players)
+    if written is None:
+        return False
+    orders = SEAT_ORDERS[state.players]
+    hands = state.hands
+    for cards, stated_leader, stated_winner in written:
+        leader = state.leader
+        if state.phase != Phase.PLAY or stated_leader not in (None, leader):
+            return False
+        if not playable(state, leader) >> cards[0] & 1:  # the Devil opening the play
+            return False
+        seats = orders[leader]
+        for card, seat in zip(cards, seats, strict=True):
+            hand = hands[seat]
+            if not hand >> card & 1:
+                return False
+            hands[seat] = hand ^ (1 << card)
+        trick = PlayedTrick(leader, cards, list(seats))
+        end_trick(state, trick)
+        if stated_winner not in (None, trick.winner):
+            return False
+    return state.phase == Phase.DONE
+
+
+def _tricks(ids: fastread.CardIds, entries: Any, size: int) -> list[Trick] | None:
+    """Each trick's cards (exactly `size`) and the leader and winner it states, as written."""
+    if type(entries) is not list:
+        return None
+    read = []
+    for entry in entries:
+        trick = fastread.trick(ids, entry)
+        if trick is None or len(trick[0]) != size:
+            return None
+        read.append(trick)
+    return read

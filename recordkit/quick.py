@@ -45,7 +45,7 @@ def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
     for index, deal in enumerate(deals):
         if type(deal) is not dict:
             return None
-        found = ruleset.quick_deal(table, deal)
+        found = ruleset.quick_deal(table, deal, totals)
         if found is None:
             return None
         if replays and found.dealer != ruleset.next_dealer(table, replays[-1].dealer, replays[-1].state):

@@ -343,30 +343,30 @@ def _check_totals(
     if deal.totals is None:
         return expected
     written = list(deal.totals)
+    shown = " ".join(f"{t:g}" for t in expected) if expected is not None else None
     if len(written) != players:
-        report.diagnostics.append(
-            Diagnostic(
-                "TOTAL-MISMATCH",
-                Severity.ERROR,
-                f"the running totals have {len(written)} number(s) for {players} players",
-                replace(where, path=f"deals[{index}].totals"),
-                rule=ruleset.totals_rule,
-                expected=" ".join(f"{t:g}" for t in expected) if expected is not None else None,
-            )
-        )
+        message = f"the running totals have {len(written)} number(s) for {players} players"
+        report.diagnostics.append(_totals_mismatch(ruleset, message, where, index, shown))
         return expected
     if expected is not None and written != expected:
-        report.diagnostics.append(
-            Diagnostic(
-                "TOTAL-MISMATCH",
-                Severity.ERROR,
-                "the running totals are "
-                + " ".join(f"{t:g}" for t in written)
-                + ", but the totals before this deal plus its scores make "
-                + " ".join(f"{t:g}" for t in expected),
-                replace(where, path=f"deals[{index}].totals"),
-                rule=ruleset.totals_rule,
-                expected=" ".join(f"{t:g}" for t in expected),
-            )
+        message = (
+            "the running totals are "
+            + " ".join(f"{t:g}" for t in written)
+            + f", but the totals before this deal plus its scores make {shown}"
         )
+        report.diagnostics.append(_totals_mismatch(ruleset, message, where, index, shown))
     return written
+
+
+def _totals_mismatch(
+    ruleset: Ruleset[Any, Any, Any], message: str, where: Location, index: int, expected: str | None
+) -> Diagnostic:
+    """TOTAL-MISMATCH at a deal's totals."""
+    return Diagnostic(
+        "TOTAL-MISMATCH",
+        Severity.ERROR,
+        message,
+        replace(where, path=f"deals[{index}].totals"),
+        rule=ruleset.totals_rule,
+        expected=expected,
+    )

@@ -510,8 +510,7 @@ def test_the_cap_across_deals() -> None:
 
 def test_the_cap_without_the_deals_totals() -> None:
     """karnoffel.propose.cap: the scores before a deal are the running totals, whether or not the deal
-    writes its own totals; without them the fast path cannot tell, so it leaves a raise to the full
-    replay, and a deal without raises still takes it."""
+    writes its own totals (the fast path is given them as the full replay is)."""
     five = ["raise", "raise", "raise", "raise", "raise", "accept"]
     first = scored({**LUKAS_WINS, "proposals": [five]}, [19, 0])
     second = {"dealer": 0, "faceup": "S7 H9", "hands": ["S2 S4 DQ C6", "SJ D3 HK C10"]}
@@ -519,6 +518,7 @@ def test_the_cap_without_the_deals_totals() -> None:
     raised = {**second, "proposals": [["raise", "accept"]], "result": {"scores": [0, 7]}}
     assert codes_of(record(TWO, first, raised, target=21)) == ["KARNOFFEL-RAISE-CAPPED"]
     assert codes_of(record(TWO, first, raised, target=31)) == []
+    assert clean_deals(record(TWO, first, raised, target=31)) == 2
     quiet = {**second, "result": {"scores": [0, 4]}}
     assert clean_deals(record(TWO, first, quiet, target=21)) == 2
 

@@ -206,11 +206,14 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     quick_result_fields: ClassVar[frozenset[str]] = frozenset()
     """Fields of a deal's result besides the scores that `quick_deal` checks itself."""
 
-    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+    def quick_deal(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
         """The fast path: a deal straight from parsed JSON, when replaying it in full would report
         nothing at all (its `result` and `totals` aside: the caller checks them against the scores,
-        and a result holds only `scores`). None whenever that is not certain, so that the full
-        replay explains it; None is always safe, and is what a game without a fast path says."""
+        and a result holds only `scores`); `before` is the running totals before the deal, as
+        `start` gets them. None whenever that is not certain, so that the full replay explains it;
+        None is always safe, and is what a game without a fast path says."""
         return None
 
     def trick_points(self, trick: PlayedTrick) -> int | float | None:

@@ -244,7 +244,9 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
 
     quick_result_fields: ClassVar[frozenset[str]] = frozenset({"tricks"})
 
-    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+    def quick_deal(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
         """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
         return quick.quick_deal(table, deal)
 

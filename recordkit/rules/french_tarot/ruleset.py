@@ -438,7 +438,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             return None
         return deal_scores(state)
 
-    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+    def quick_deal(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
         return quick.quick_deal(table, deal)
 
     def next_dealer(self, table: Table, dealer: int, previous: TarotState | None = None) -> int:

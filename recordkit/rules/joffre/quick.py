@@ -9,6 +9,7 @@ as objects, abandoned deals) or finds wrong returns None, and the full replay sa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -18,7 +19,7 @@ from recordkit.rules.joffre.auction import take_bid
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.play import legal_mask, set_trump, settle_trick
 from recordkit.rules.joffre.record import CALL_ALIASES, MAX_NUMBER, PASS, bid_name, bid_value
-from recordkit.rules.joffre.scoring import CAP_THRESHOLD, deal_scores
+from recordkit.rules.joffre.scoring import deal_scores
 from recordkit.rules.joffre.state import JoffreState, Phase
 
 DEAL_KEYS = frozenset(
@@ -53,8 +54,9 @@ def play_orders(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((leader + step) % players for step in range(players)) for leader in range(players))
 
 
-def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
-    """The deal's dealer, scores and final state if the full replay would find nothing in it."""
+def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]) -> QuickDeal | None:
+    """The deal's dealer, scores and final state if the full replay would find nothing in it;
+    `before`, the running totals before the deal, is what the Kaiser cap looks at, as in `start`."""
     state = _dealt(table, deal)
     if state is None or not _auction(state, deal.get("auction", [])):
         return None
@@ -64,8 +66,8 @@ def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
             return None
     elif not _play(state, tricks):
         return None
-    scores = _scores(state, deal)
-    return None if scores is None else QuickDeal(state.dealer, scores, state)
+    state.before = list(before)
+    return QuickDeal(state.dealer, deal_scores(state), state)
 
 
 def _dealt(table: Table, deal: dict[str, Any]) -> JoffreState | None:
@@ -142,37 +144,3 @@ def _play(state: JoffreState, tricks: Any) -> bool:
         if stated_winner not in (None, trick.winner):
             return False
     return state.phase == Phase.DONE
-
-
-def _scores(state: JoffreState, deal: dict[str, Any]) -> list[int | float] | None:
-    """The deal's scores by the rules. With the Kaiser cap they depend on the totals before the
-    deal, which the fast path is not told: it takes them from the sheet (totals less scores, which
-    the caller checks against the running totals), or else accepts only a deal the cap cannot
-    change; None when neither holds."""
-    if state.table.options.opponent_cap != "kaiser47" or state.bidder is None:
-        return deal_scores(state)
-    state.before = _before_from_sheet(deal, state.players)
-    if state.before is not None:
-        return deal_scores(state)
-    state.before = [CAP_THRESHOLD] * state.players
-    capped = deal_scores(state)
-    state.before = None
-    return capped if deal_scores(state) == capped else None
-
-
-def _before_from_sheet(deal: dict[str, Any], players: int) -> list[int | float] | None:
-    """The totals before the deal as its sheet tells them: its totals less its scores, whole
-    numbers only, so that when the caller finds the sheet right they are exactly the running totals."""
-    result = deal.get("result")
-    scores = _whole_numbers(result.get("scores") if type(result) is dict else None, players)
-    totals = _whole_numbers(deal.get("totals"), players)
-    if scores is None or totals is None:
-        return None
-    return [total - score for total, score in zip(totals, scores, strict=True)]
-
-
-def _whole_numbers(value: Any, size: int) -> list[int] | None:
-    """A JSON list of `size` integers (not bools), else None."""
-    if type(value) is list and len(value) == size and all(type(v) is int for v in value):
-        return value
-    return None

@@ -224,9 +224,11 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
             )
         ]
 
-    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+    def quick_deal(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
         """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`)."""
-        return quick.quick_deal(table, deal)
+        return quick.quick_deal(table, deal, before)
 
     def next_dealer(self, table: Table, dealer: int, previous: JoffreState | None = None) -> int:
         """joffre.deal.rotation: the deal passes to the left."""

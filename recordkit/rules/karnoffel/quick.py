@@ -5,14 +5,13 @@ checks and `deal.dealt_state`, `proposals.take_call` and `skip_to` for each word
 `play.playable` and `play.end_trick` for the cards, `scoring.deal_scores`), but reads the deal
 from parsed JSON without pydantic, builds no action per card and writes no diagnostic. Whatever it
 does not cover (aliases and other spellings, card groups written as lists, cards as objects,
-abandoned or annulled deals, a raise in a deal that does not write both its result and its totals,
-from which the going-out cap takes the scores before the deal) or finds wrong returns None, and the
-full replay says what is wrong.
+abandoned or annulled deals) or finds wrong returns None, and the full replay says what is wrong.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from collections.abc import Sequence
+from typing import Any
 
 from recordkit.rules import fastread
 from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
@@ -45,13 +44,17 @@ Words = list[list[tuple[str, int | None]]]
 """The proposal windows as read: each word's canonical name and the seat the record writes."""
 
 
-def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
-    """The deal's dealer, scores and final state if the full replay would find nothing in it."""
+def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]) -> QuickDeal | None:
+    """The deal's dealer, scores and final state if the full replay would find nothing in it;
+    `before`, the running totals before the deal, is what the going-out cap looks at, as in `start`."""
     windows = _windows(deal.get("proposals", []))
     if windows is None:
         return None
     state = _dealt(table, deal, windows)
-    if state is None or not _proposals(state, deal, windows):
+    if state is None:
+        return None
+    state.before = sides_before([int(total) for total in before], state.players)
+    if not _proposals(state, windows):
         return None
     tricks = deal.get("tricks", [])
     if state.phase == Phase.DONE:  # a surrender ended the deal: nothing is played
@@ -127,31 +130,8 @@ def _groups(ids: fastread.CardIds, texts: list[Any]) -> list[list[int]] | None:
     return groups
 
 
-def _seats_before(deal: dict[str, Any], players: int) -> list[int] | None:
-    """Each seat's total before the deal, as the written totals less the written scores: the
-    running totals whenever the caller accepts the deal, since it checks both against the rules.
-    None unless both are lists of whole numbers, one per seat."""
-    totals, result = deal.get("totals"), deal.get("result")
-    scores = result.get("scores") if type(result) is dict else None
-    if not _whole_numbers(totals, players) or not _whole_numbers(scores, players):
-        return None
-    return [total - score for total, score in zip(totals, scores, strict=True)]
-
-
-def _whole_numbers(value: Any, players: int) -> TypeGuard[list[int]]:
-    """A JSON list of `players` integers (not bools)."""
-    return type(value) is list and len(value) == players and all(type(v) is int for v in value)
-
-
-def _proposals(state: KarnoffelState, deal: dict[str, Any], windows: Words) -> bool:
-    """Every word of the windows through the full path's handler: its turn, speaker, limits and cap.
-    The going-out cap needs each side's score before the deal, which a deal tells as its totals less
-    its scores (the full replay knows it from the running totals); a raise without both goes to it."""
-    cap = state.options.raise_cap_when_game_reachable
-    if cap and any(name == "raise" for words in windows for name, _seat in words):
-        state.before = sides_before(_seats_before(deal, state.players), state.players)
-        if state.before is None:
-            return False
+def _proposals(state: KarnoffelState, windows: Words) -> bool:
+    """Every word of the windows through the full path's handler: its turn, speaker, limits and cap."""
     for number, words in enumerate(windows, start=1):
         for name, seat in words:  # a word after a surrender: take_call finds the windows closed
             if proposals.take_call(state, Action("call", Said(number, name, seat), seat)):

@@ -203,9 +203,11 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         """The score-sheet line: each seat's score."""
         return Result(scores=scores)
 
-    def quick_deal(self, table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+    def quick_deal(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
         """The fast path (`recordkit.rules.karnoffel.quick`): a clean deal proven so from its JSON."""
-        return quick.quick_deal(table, deal)
+        return quick.quick_deal(table, deal, before)
 
     def next_dealer(self, table: Table, dealer: int, previous: KarnoffelState | None = None) -> int:
         """karnoffel.deal.rotation: the forehand deals next; after a surrender, as the option says."""

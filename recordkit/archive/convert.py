@@ -105,8 +105,8 @@ def to_archive(
 def rows_of(items: list[Source], fast: bool = True) -> Converted:
     """Replay each record and make its rows (a worker's job); unreadable records are left out.
 
-    A clean record is replayed on the fast path when its game's keeps what the tables need
-    (`fast`: the tests turn it off to compare); any other record through the full validation."""
+    A clean record is replayed on the fast path (`fast`: the tests turn it off to compare), any
+    other through the full validation."""
     rows = Rows()
     skipped: list[Diagnostic] = []
     for source in items:
@@ -125,13 +125,13 @@ def rows_of(items: list[Source], fast: bool = True) -> Converted:
 
 def _replayed_fast(item: RawRecord) -> RecordReport | None:
     """The report of a clean record replayed on the fast path, with its parsed model (for the
-    canonical form); None when the fast path cannot prove it clean or keeps no actions."""
+    canonical form); None when the fast path cannot prove it clean."""
     deals = clean_replays(item.data)
-    if deals is None or any(deal.actions is None for deal in deals):
+    if deals is None:
         return None
     record = RULESETS[item.data["game"]].Record.model_validate({**item.data, "version": FORMAT_VERSION})
     replays: list[DealReplay | None] = [
-        DealReplay(deal.state, [], deal.scores, deal.actions or []) for deal in deals
+        DealReplay(deal.state, [], deal.scores, deal.actions) for deal in deals
     ]
     return RecordReport(item.location, [], record, replays)
 

@@ -77,14 +77,15 @@ class DealSummary:
 @dataclass(frozen=True, slots=True)
 class QuickDeal:
     """A deal the fast path (`recordkit.quick`) proved clean: its dealer, the scores the rules
-    give it, its final state (for the next dealer, the end of the game and the archive's tables)."""
+    give it, its final state and its actions before and beside the cards (for the next dealer,
+    the end of the game and the archive's tables)."""
 
     dealer: int
     scores: list[int | float]
     state: Any
-    actions: list[Action] | None = None
+    actions: list[Action]
     """The actions other than cards played, with their seats, as the full replay has them (for
-    the archive's calls table); None from a fast path that does not keep them."""
+    the archive's calls table)."""
 
 
 @dataclass(frozen=True, slots=True)

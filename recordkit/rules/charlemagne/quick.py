@@ -10,10 +10,11 @@ objects, annulled or abandoned deals) or finds wrong returns None, and the full 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
+from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table, Turn
 from recordkit.rules.charlemagne import flow, scoring
 from recordkit.rules.charlemagne.bids import CALL_ALIASES, DEFENCE_CALLS, INDEX, normal_call
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
@@ -44,14 +45,19 @@ BID_VALUES = {
 }
 ANSWERS = _canonical_calls(list(DEFENCE_CALLS))
 TRUMPS = {letter: suit for suit, letter in enumerate(SUIT_LETTERS)}
+TurnOf = Callable[[CharlemagneState], Turn | None]
+"""The ruleset's `turn`: who acts next."""
 Knocks = list[tuple[int, int, int, int]]
 """Knocks as (place in the play, trick, cards of it played before, seat), in the model's order."""
 
 
-def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
-    """The deal's dealer, scores and final state if the full replay would find nothing in it."""
+def quick_deal(table: Table, deal: dict[str, Any], turn: TurnOf) -> QuickDeal | None:
+    """The deal's dealer, scores, final state and non-play actions if the full replay would find
+    nothing in it; `turn` is the ruleset's, which gives an action written without a seat its seat,
+    as the engine does."""
     state = _dealt(table, deal)
-    if state is None or not _before_play(state, deal):
+    actions: list[Action] = []
+    if state is None or not _before_play(state, deal, turn, actions):
         return None
     tricks, knocks, claim = deal.get("tricks", []), deal.get("knocks"), deal.get("claim")
     if type(tricks) is not list:
@@ -59,13 +65,13 @@ def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
     if state.phase == Phase.DONE:  # everybody passed: nothing is played, the next dealer deals
         if tricks or knocks not in (None, []) or claim is not None:
             return None
-    elif not _play_phase(state, tricks, knocks, claim):
+    elif not _play_phase(state, tricks, knocks, claim, actions):
         return None
     if state.phase != Phase.DONE or not state.scorable or not state.checked:
         return None
     if not _result_tricks(state, deal.get("result")):
         return None
-    return QuickDeal(state.dealer, list(scoring.deal_scores(state)), state)
+    return QuickDeal(state.dealer, list(scoring.deal_scores(state)), state, actions)
 
 
 def _dealt(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
@@ -94,9 +100,10 @@ def _dealt(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
     return CharlemagneState(table, variant, dealer, list(dealt), list(dealt), kitty)
 
 
-def _before_play(state: CharlemagneState, deal: dict[str, Any]) -> bool:
+def _before_play(state: CharlemagneState, deal: dict[str, Any], turn: TurnOf, done: list[Action]) -> bool:
     """The calls, the partner's card, the discard, the trump and the Maine defence, in the order the
-    full replay takes them, each through `flow.advance` (which also reports what they skip)."""
+    full replay takes them, each given its seat and put through `flow.advance` (which also reports
+    what they skip) as the engine does; kept in `done`."""
     actions = _calls(deal.get("auction", []), BID_VALUES[state.variant], "auction", "bid")
     if actions is None:
         return False
@@ -105,7 +112,14 @@ def _before_play(state: CharlemagneState, deal: dict[str, Any]) -> bool:
         if more is None:
             return False
         actions += more
-    return all(not flow.advance(state, action) for action in actions)
+    for action in actions:
+        if action.seat is None:
+            now = turn(state)
+            action.seat = now.seat if now is not None else None
+        if flow.advance(state, action):
+            return False
+        done.append(action)
+    return True
 
 
 def _step(state: CharlemagneState, written: Any, kind: str) -> list[Action] | None:
@@ -136,9 +150,12 @@ def _calls(written: Any, names: dict[str, Any], field: str, kind: str) -> list[A
     return actions
 
 
-def _play_phase(state: CharlemagneState, tricks: list[Any], knocks: Any, claim: Any) -> bool:
+def _play_phase(
+    state: CharlemagneState, tricks: list[Any], knocks: Any, claim: Any, done: list[Action]
+) -> bool:
     """Close the steps the contract skips (as the first card would), then play the tricks with the
-    knocks at their places, then the claim if any; all of it must be clean."""
+    knocks at their places, then the claim if any; all of it must be clean. The knocks and the
+    claim are kept in `done`."""
     if state.phase < Phase.PLAY and flow.close_phases(state, Phase.PLAY):
         return False
     if state.phase != Phase.PLAY:
@@ -146,10 +163,21 @@ def _play_phase(state: CharlemagneState, tricks: list[Any], knocks: Any, claim: 
     placed = _knocks(tricks, knocks, state.active_count())
     if placed is None or not _play(state, tricks, placed):
         return False
+    done += [_knock(knock) for knock in placed]
     if claim is None:
         return len(tricks) == TRICKS
     written = _claim(claim)
-    return written is not None and not flow.advance(state, Action("claim", written, written[0], "claim"))
+    if written is None:
+        return False
+    action = Action("claim", written, written[0], "claim")
+    done.append(action)
+    return not flow.advance(state, action)
+
+
+def _knock(knock: tuple[int, int, int, int]) -> Action:
+    """A knock (place, trick, cards before it, seat) as the action `take_knock` takes."""
+    place, trick, after, seat = knock
+    return Action("knock", (trick, after, place), seat, "knocks")
 
 
 def _knocks(tricks: list[Any], knocks: Any, size: int) -> Knocks | None:
@@ -245,8 +273,7 @@ def _knocks_at(state: CharlemagneState, knocks: Knocks, first: int, played: int)
     state.cards_played = played
     index = first
     while index < len(knocks) and knocks[index][0] == played:
-        place, trick, after, seat = knocks[index]
-        if take_knock(state, Action("knock", (trick, after, place), seat, "knocks")):
+        if take_knock(state, _knock(knocks[index])):
             return -1
         index += 1
     return index

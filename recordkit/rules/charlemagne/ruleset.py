@@ -248,7 +248,7 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
     ) -> QuickDeal | None:
         """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
-        return quick.quick_deal(table, deal)
+        return quick.quick_deal(table, deal, self.turn)
 
     def next_dealer(self, table: Table, dealer: int, previous: CharlemagneState | None = None) -> int:
         """The deal passes to the left (charlemagne.deal.rotation)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from recordkit.rules import fastread
 from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
-from recordkit.rules.joffre.auction import take_bid
+from recordkit.rules.joffre.auction import speaker, take_bid
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.play import legal_mask, set_trump, settle_trick
 from recordkit.rules.joffre.record import CALL_ALIASES, MAX_NUMBER, PASS, bid_name, bid_value
@@ -58,7 +58,8 @@ def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the Kaiser cap looks at, as in `start`."""
     state = _dealt(table, deal)
-    if state is None or not _auction(state, deal.get("auction", [])):
+    actions: list[Action] = []
+    if state is None or not _auction(state, deal.get("auction", []), actions):
         return None
     tricks = deal.get("tricks", [])
     if state.phase == Phase.DONE:  # everybody passed: the cards are thrown in
@@ -67,7 +68,7 @@ def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]
     elif not _play(state, tricks):
         return None
     state.before = list(before)
-    return QuickDeal(state.dealer, deal_scores(state), state)
+    return QuickDeal(state.dealer, deal_scores(state), state, actions)
 
 
 def _dealt(table: Table, deal: dict[str, Any]) -> JoffreState | None:
@@ -97,8 +98,9 @@ def _dealt(table: Table, deal: dict[str, Any]) -> JoffreState | None:
     return JoffreState(table, cards, dealer, list(dealt), list(dealt), written_trump=trump)
 
 
-def _auction(state: JoffreState, written: Any) -> bool:
-    """One call from each player, each through the full path's handler, which ends the auction."""
+def _auction(state: JoffreState, written: Any, actions: list[Action]) -> bool:
+    """One call from each player, each through the full path's handler, which ends the auction;
+    the calls are kept with their seats, as the full replay has them (the speaker unless written)."""
     if type(written) is not list or len(written) != state.players:
         return False
     for index, entry in enumerate(written):
@@ -106,8 +108,11 @@ def _auction(state: JoffreState, written: Any) -> bool:
         value = CALLS.get(call[0]) if call is not None else None
         if call is None or value is None:
             return False
-        if take_bid(state, Action("bid", value, call[1], f"auction[{index}]")):
+        seat = speaker(state) if call[1] is None else call[1]
+        action = Action("bid", value, seat, f"auction[{index}]")
+        if take_bid(state, action):
             return False
+        actions.append(action)
     return state.phase != Phase.AUCTION
 
 

@@ -54,7 +54,8 @@ def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]
     if state is None:
         return None
     state.before = sides_before([int(total) for total in before], state.players)
-    if not _proposals(state, windows):
+    actions: list[Action] = []
+    if not _proposals(state, windows, actions):
         return None
     tricks = deal.get("tricks", [])
     if state.phase == Phase.DONE:  # a surrender ended the deal: nothing is played
@@ -62,7 +63,7 @@ def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]
             return None
     elif proposals.skip_to(state, WINDOWS + 1) or not _play(state, tricks):
         return None
-    return QuickDeal(state.dealer, [*deal_scores(state)], state)
+    return QuickDeal(state.dealer, [*deal_scores(state)], state, actions)
 
 
 def _windows(written: Any) -> Words | None:
@@ -130,12 +131,18 @@ def _groups(ids: fastread.CardIds, texts: list[Any]) -> list[list[int]] | None:
     return groups
 
 
-def _proposals(state: KarnoffelState, windows: Words) -> bool:
-    """Every word of the windows through the full path's handler: its turn, speaker, limits and cap."""
+def _proposals(state: KarnoffelState, windows: Words, actions: list[Action]) -> bool:
+    """Every word of the windows through the full path's handler: its turn, speaker, limits and cap;
+    kept with the seat the full replay gives it (the side's usual speaker unless written)."""
     for number, words in enumerate(windows, start=1):
         for name, seat in words:  # a word after a surrender: take_call finds the windows closed
-            if proposals.take_call(state, Action("call", Said(number, name, seat), seat)):
+            speaking = seat
+            if speaking is None and state.phase == Phase.WINDOWS:
+                speaking = state.speaker(state.side_to_speak())
+            action = Action("call", Said(number, name, seat), speaking)
+            if proposals.take_call(state, action):
                 return False
+            actions.append(action)
     return True
 
 

@@ -19,7 +19,9 @@ from recordkit.archive.convert import rows_of
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.quick import clean_deals
+from recordkit.rules import fastread
 from recordkit.rules.base import Ruleset
+from recordkit.rules.french_tarot.cards import DECK as TAROT_DECK
 from recordkit.sources import RawRecord, raw_records
 from recordkit.validate import Settings, validate_paths
 from tests.helpers import codes_of
@@ -166,3 +168,25 @@ def assert_same_rows(items: list[Any]) -> None:
     assert (fast.games, fast.deals, fast.skipped) == (full.games, full.deals, full.skipped)
     for name, batch in full.batches.items():
         assert fast.batches[name].equals(batch), name
+
+
+@given(st.lists(st.integers(0, 77), min_size=1, max_size=20), st.integers(1, 20))
+def test_a_card_group_is_read_as_a_mask_only_when_its_cards_are_different(
+    cards: list[int], size: int
+) -> None:
+    """format.cards / the deck's integrity: `group_mask` sums the cards' bits, and refuses a group
+    whose size is not `size` or that names a card twice (however the repeated bits carry)."""
+    codes = TAROT_DECK.codes
+    bits = fastread.card_bits({code: card for card, code in enumerate(codes)})
+    mask = fastread.group_mask(bits, " ".join(codes[card] for card in cards), size)
+    if len(cards) == size and len(set(cards)) == size:
+        assert mask == sum(1 << card for card in set(cards))
+    else:
+        assert mask is None
+
+
+def test_a_card_group_in_another_form_is_left_to_the_full_path() -> None:
+    bits = fastread.card_bits({"S1": 0, "S2": 1})
+    for text in ("S1  S2", " S1 S2", "S1 S2 ", "s1 S2", ["S1", "S2"], None, 3, "S1 SX"):
+        assert fastread.group_mask(bits, text, 2) is None
+    assert fastread.group_mask(bits, "S2 S1", 2) == 3

@@ -7,13 +7,13 @@ anything else, so that the full path reads it and explains it. See `recordkit.qu
 
 from __future__ import annotations
 
-from functools import reduce
 from itertools import repeat
-from operator import or_
 from typing import Any
 
 CardIds = dict[str, int]
 """A deck's canonical codes and their ids (no aliases: an alias goes to the full path)."""
+CardBits = dict[str, int]
+"""A deck's canonical codes and their bitmasks (`1 << id`)."""
 
 TRICK_KEYS = frozenset({"cards", "leader", "winner", "comment", "time"})
 CALL_KEYS = frozenset({"call", "seat", "comment", "time"})
@@ -31,33 +31,29 @@ def card_ids(deck_ids: CardIds, text: Any) -> list[int] | None:
         return None
 
 
-def group_mask(deck_ids: CardIds, text: Any, size: int) -> int | None:
+def card_bits(deck_ids: CardIds) -> CardBits:
+    """A deck's canonical codes and their bitmasks (for reading groups of cards as masks)."""
+    return {code: 1 << card for code, card in deck_ids.items()}
+
+
+def group_mask(deck_bits: CardBits, text: Any, size: int) -> int | None:
     """The bitmask of a card group of exactly `size` different cards."""
-    cards = card_ids(deck_ids, text)
-    if cards is None or len(cards) != size:
-        return None
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask if mask.bit_count() == size else None
+    masks = group_masks(deck_bits, [text], [size])
+    return None if masks is None else masks[0]
 
 
-def group_masks(deck_ids: CardIds, texts: list[Any], sizes: list[int]) -> list[int] | None:
+def group_masks(deck_bits: CardBits, texts: list[Any], sizes: list[int]) -> list[int] | None:
     """The bitmasks of several card groups (the hands and the dog), each of exactly its size in
-    different cards, read in one pass."""
+    different cards. Each group's bits are summed: with exactly `size` codes, the sum has `size`
+    bits set only if no card repeats (a repeated card carries into another bit)."""
     if _code_counts(texts) != [size - 1 for size in sizes]:
         return None
-    cards = card_ids(deck_ids, " ".join(texts))
-    if cards is None:
+    try:
+        masks = [sum(map(deck_bits.__getitem__, text.split(" "))) for text in texts]
+    except KeyError:
         return None
-    masks = []
-    start = 0
-    for size in sizes:
-        mask = reduce(or_, map(_ONE.__lshift__, cards[start : start + size]))
-        if mask.bit_count() != size:
-            return None
-        masks.append(mask)
-        start += size
+    if any(mask.bit_count() != size for mask, size in zip(masks, sizes, strict=True)):
+        return None
     return masks
 
 

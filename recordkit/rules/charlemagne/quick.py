@@ -24,6 +24,7 @@ from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 CARD_IDS: dict[str, fastread.CardIds] = {
     variant: {code: card for card, code in enumerate(deck.codes)} for variant, deck in DECKS.items()
 }
+CARD_BITS = {variant: fastread.card_bits(ids) for variant, ids in CARD_IDS.items()}
 FULL_DECK = {variant: (1 << len(deck)) - 1 for variant, deck in DECKS.items()}
 DEAL_KEYS = frozenset(
     {"dealer", "hands", "kitty", "auction", "partner_card", "discard", "trump", "defence"}
@@ -85,10 +86,10 @@ def _dealt(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
     if type(hands) is not list or len(hands) != PLAYERS:
         return None
     variant: str = table.options.variant
-    ids = CARD_IDS[variant]
-    masks = [fastread.group_mask(ids, hand, HAND_SIZE) for hand in hands]
+    bits = CARD_BITS[variant]
+    masks = [fastread.group_mask(bits, hand, HAND_SIZE) for hand in hands]
     kitty_text = deal.get("kitty")
-    kitty = 0 if kitty_text is None else fastread.group_mask(ids, kitty_text, KITTY_SIZE[variant])
+    kitty = 0 if kitty_text is None else fastread.group_mask(bits, kitty_text, KITTY_SIZE[variant])
     if kitty is None or None in masks:  # a standard deal without its kitty misses two cards below
         return None
     dealt: list[int] = masks  # type: ignore[assignment]

@@ -45,6 +45,7 @@ from recordkit.rules.french_tarot.scoring import (
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
 CARD_IDS = {code: card for card, code in enumerate(DECK.codes)}
+CARD_BITS = fastread.card_bits(CARD_IDS)
 BID_VALUES = {name: value for value, name in enumerate(BIDS)}
 DEAL_KEYS = frozenset(
     {"dealer", "hands", "dog", "auction", "call", "discard", "announcements", "tricks", "status"}
@@ -100,7 +101,7 @@ def _dealt(table: Table, deal: dict[str, Any]) -> TarotState | None:
     hands = deal.get("hands")
     if type(dealer) is not int or not 0 <= dealer < n or type(hands) is not list or len(hands) != n:
         return None
-    masks = fastread.group_masks(CARD_IDS, [*hands, deal.get("dog")], [HAND_SIZES[n]] * n + [DOG_SIZES[n]])
+    masks = fastread.group_masks(CARD_BITS, [*hands, deal.get("dog")], [HAND_SIZES[n]] * n + [DOG_SIZES[n]])
     if masks is None or reduce(or_, masks) != FULL_DECK:
         return None
     dealt, dog = masks[:n], masks[n]

@@ -49,6 +49,12 @@ def card_ids(players: int) -> fastread.CardIds:
 
 
 @cache
+def card_bits(players: int) -> fastread.CardBits:
+    """The canonical codes of the deck for this many players and their bitmasks."""
+    return fastread.card_bits(card_ids(players))
+
+
+@cache
 def play_orders(players: int) -> tuple[tuple[int, ...], ...]:
     """For each leader, the seats in the order they play to a trick."""
     return tuple(tuple((leader + step) % players for step in range(players)) for leader in range(players))
@@ -85,8 +91,8 @@ def _dealt(table: Table, deal: dict[str, Any]) -> JoffreState | None:
     if trump is not None and (type(trump) is not str or trump not in TRUMPS):
         return None
     cards = cards_for(n)
-    ids = card_ids(n)
-    masks = [fastread.group_mask(ids, hand, cards.hand_size) for hand in hands]
+    bits = card_bits(n)
+    masks = [fastread.group_mask(bits, hand, cards.hand_size) for hand in hands]
     union = 0
     for mask in masks:
         if mask is None:

@@ -1,8 +1,8 @@
 """Per-record work on a pool of processes (`--jobs`), results in input order, memory bounded.
 
 Records go to the workers in chunks; at most two chunks per worker are in flight, so a file of
-millions of records never queues up in memory. With one job everything runs in this process,
-through the same functions.
+millions of records never queues up in memory. While the workers start, this process works the
+first chunks itself. With one job everything runs in this process, through the same functions.
 """
 
 from __future__ import annotations
@@ -49,7 +49,9 @@ def ordered_map(
     context.set_forkserver_preload([_module_of(function)])
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker)
     pending: deque[Future[Result]] = deque()
+    chunks = iter(chunks)
     try:
+        yield from _while_starting(pool, jobs, function, chunks)
         for chunk in chunks:
             pending.append(pool.submit(function, chunk))
             if len(pending) >= 2 * jobs:
@@ -58,6 +60,38 @@ def ordered_map(
             yield pending.popleft().result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _while_starting(
+    pool: ProcessPoolExecutor,
+    jobs: int,
+    function: Callable[[list[Item]], Result],
+    chunks: Iterator[list[Item]],
+) -> Iterator[Result]:
+    """The first chunks, worked here while the workers start (most of a second: the fork server
+    imports the rules before the first worker exists, and `submit` waits for it), so that this
+    process's core is not idle meanwhile. A thread starts them; this one works."""
+    ready: list[Future[None]] = []
+    starter = threading.Thread(target=_start, args=(pool, jobs, ready), daemon=True)
+    starter.start()
+    while starter.is_alive() or not all(future.done() for future in ready):
+        chunk = next(chunks, None)
+        if chunk is None:
+            break
+        yield function(chunk)
+    starter.join()
+
+
+def _start(pool: ProcessPoolExecutor, jobs: int, ready: list[Future[None]]) -> None:
+    """Start the workers, each with a task that does nothing, into `ready`."""
+    try:
+        ready.extend(pool.submit(_ready) for _ in range(jobs))
+    except RuntimeError:  # the pool was shut down first: the caller stopped early
+        return
+
+
+def _ready() -> None:
+    """A task that does nothing: done once a worker is up."""
 
 
 def _start_worker() -> None:

@@ -14,6 +14,8 @@ CardIds = dict[str, int]
 """A deck's canonical codes and their ids (no aliases: an alias goes to the full path)."""
 CardBits = dict[str, int]
 """A deck's canonical codes and their bitmasks (`1 << id`)."""
+ReadTrick = tuple[list[int], int | None, int | None]
+"""A trick as read: its cards in play order, and the leader and winner it states (None if not)."""
 
 TRICK_KEYS = frozenset({"cards", "leader", "winner", "comment", "time"})
 CALL_KEYS = frozenset({"call", "seat", "comment", "time"})
@@ -57,9 +59,7 @@ def group_masks(deck_bits: CardBits, texts: list[Any], sizes: list[int]) -> list
     return masks
 
 
-def tricks(
-    deck_ids: CardIds, entries: list[Any], size: int
-) -> list[tuple[list[int], int | None, int | None]] | None:
+def tricks(deck_ids: CardIds, entries: list[Any], size: int) -> list[ReadTrick] | None:
     """Each trick's cards (exactly `size`) with the leader and winner it states, as `trick` reads
     them; tricks written as plain strings, the usual form, are read in one pass."""
     counts = _code_counts(entries)
@@ -93,7 +93,7 @@ def notes_ok(entry: dict[str, Any]) -> bool:
     return all(entry.get(key) is None or type(entry[key]) is str for key in ("comment", "time"))
 
 
-def trick(deck_ids: CardIds, entry: Any) -> tuple[list[int], int | None, int | None] | None:
+def trick(deck_ids: CardIds, entry: Any) -> ReadTrick | None:
     """A trick's cards and the leader and winner it states (None where it states none)."""
     if type(entry) is str:
         cards = card_ids(deck_ids, entry)

@@ -129,16 +129,14 @@ def _play(state: JoffreState, tricks: Any) -> bool:
     cards = state.cards
     if type(tricks) is not list or len(tricks) != cards.hand_size:
         return False
-    ids = card_ids(n)
+    written = fastread.tricks(card_ids(n), tricks, n)
+    if written is None:
+        return False
     orders = play_orders(n)
     hands = state.hands
-    for entry in tricks:
-        written = fastread.trick(ids, entry)
-        if written is None:
-            return False
-        played, stated_leader, stated_winner = written
+    for played, stated_leader, stated_winner in written:
         leader = state.leader
-        if len(played) != n or stated_leader not in (None, leader):
+        if stated_leader not in (None, leader):
             return False
         if not state.tricks and set_trump(state, played[0], Action("play", played[0], path="tricks[0]")):
             return False

@@ -38,8 +38,6 @@ DEAL_KEYS = frozenset(
 )
 SEAT_ORDERS = {n: [[(leader + i) % n for i in range(n)] for leader in range(n)] for n in (2, 4, 6, 8)}
 """The seats in play order from each leader, by the number of players."""
-Trick = tuple[list[int], int | None, int | None]
-"""A trick as read: its cards in play order, and the leader and winner it states (None if not)."""
 Words = list[list[tuple[str, int | None]]]
 """The proposal windows as read: each word's canonical name and the seat the record writes."""
 
@@ -150,7 +148,9 @@ def _play(state: KarnoffelState, tricks: Any) -> bool:
     """Every trick, card by card: the stated leader, held, the Devil not opening the play; then the
     trick's winner and end through `end_trick`, and the winner the record states, if any; the deal
     ends exactly with the last trick written."""
-    written = _tricks(CARD_IDS[state.options.deck], tricks, state.players)
+    written = (
+        fastread.tricks(CARD_IDS[state.options.deck], tricks, state.players) if type(tricks) is list else None
+    )
     if written is None:
         return False
     orders = SEAT_ORDERS[state.players]
@@ -172,16 +172,3 @@ def _play(state: KarnoffelState, tricks: Any) -> bool:
         if stated_winner not in (None, trick.winner):
             return False
     return state.phase == Phase.DONE
-
-
-def _tricks(ids: fastread.CardIds, entries: Any, size: int) -> list[Trick] | None:
-    """Each trick's cards (exactly `size`) and the leader and winner it states, as written."""
-    if type(entries) is not list:
-        return None
-    read = []
-    for entry in entries:
-        trick = fastread.trick(ids, entry)
-        if trick is None or len(trick[0]) != size:
-            return None
-        read.append(trick)
-    return read

@@ -79,7 +79,7 @@ def validate_on_cluster(
 ) -> Iterator[RecordReport | Diagnostic]:
     """What validating every record of `paths` finds, worked out on the cluster, in input order
     (exactly what `validate_inputs` gives)."""
-    chunks = chunked(input_records(paths, parse=False), CHUNK_RECORDS)
+    chunks = chunked(input_records(paths, settings, parse=False), CHUNK_RECORDS)
     for found in cluster_map(partial(findings_of, settings), chunks, client):
         yield from found
 

@@ -7,23 +7,24 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from recordkit.archive.convert import archive_raw_records
+from recordkit.archive.columnar import archive_items
 from recordkit.archive.store import ArchiveError, is_archive
 from recordkit.archive.tables import VIOLATIONS
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.sources import Source, raw_records
-from recordkit.validate import RecordReport, Settings, validate_items
+from recordkit.sources import raw_records
+from recordkit.validate import Item, RecordReport, Settings, validate_items
 
 
 def validate_inputs(
     paths: Iterable[str], settings: Settings, jobs: int = 1
 ) -> Iterator[RecordReport | Diagnostic]:
     """Validate each path (archives record by record, anything else as record files): what is found."""
-    return validate_items(input_records(paths, parse=jobs <= 1), settings, jobs, findings_only=True)
+    return validate_items(input_records(paths, settings, parse=jobs <= 1), settings, jobs, findings_only=True)
 
 
-def input_records(paths: Iterable[str], parse: bool = True) -> Iterator[Source]:
-    """The records of record files, directories and archives, in order, and why any is unreadable.
+def input_records(paths: Iterable[str], settings: Settings, parse: bool = True) -> Iterator[Item]:
+    """The records of record files, directories and archives, in order, and why any is unreadable;
+    archive records proven clean by the columnar checks come as empty reports.
 
     With `parse` False, records come as text to parse in parallel."""
     for name in paths:
@@ -32,7 +33,7 @@ def input_records(paths: Iterable[str], parse: bool = True) -> Iterator[Source]:
             yield from raw_records([name], parse)
             continue
         try:
-            yield from archive_raw_records(path, parse)
+            yield from archive_items(path, settings, parse)
         except ArchiveError as error:
             yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=name))
 

@@ -31,15 +31,13 @@ def clean_deals(data: Any, game: str | None = None) -> int | None:
 def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
     """Each deal of a parsed record as the fast path replayed it, when the full validation would
     find nothing wrong with the record (expecting `game` when given); else None."""
-    ruleset = _ruleset(data, game)
-    if ruleset is None:
-        return None
-    deals = data.get("deals", [])
+    deals = data.get("deals", []) if type(data) is dict else None
     if type(deals) is not list:
         return None
-    table = _table(ruleset, data)
-    if table is None:
+    header = clean_header(data, game)
+    if header is None:
         return None
+    ruleset, table = header
     totals: list[int | float] = [0] * table.players
     replays: list[QuickDeal] = []
     for index, deal in enumerate(deals):
@@ -58,6 +56,16 @@ def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
             return None
         replays.append(found)
     return replays
+
+
+def clean_header(data: Any, game: str | None = None) -> tuple[Ruleset[Any, Any, Any], Table] | None:
+    """The ruleset and table of a parsed record whose envelope and header (all but the deals) the
+    full validation accepts without a word (expecting `game` when given); else None."""
+    ruleset = _ruleset(data, game)
+    if ruleset is None:
+        return None
+    table = _table(ruleset, data)
+    return None if table is None else (ruleset, table)
 
 
 def _ruleset(data: Any, game: str | None) -> Ruleset[Any, Any, Any] | None:

@@ -53,6 +53,11 @@ class RecordReport:
         return RecordReport(self.location, self.diagnostics, deal_count=self.deals)
 
 
+Item = Source | RecordReport
+"""What validation takes: a reader's item, or a record already proven clean (by an archive's
+columnar check), which passes through."""
+
+
 def validate_paths(
     paths: Iterable[str], settings: Settings, jobs: int = 1, findings_only: bool = False
 ) -> Iterator[RecordReport | Diagnostic]:
@@ -61,7 +66,7 @@ def validate_paths(
 
 
 def validate_items(
-    items: Iterable[Source], settings: Settings, jobs: int = 1, findings_only: bool = False
+    items: Iterable[Item], settings: Settings, jobs: int = 1, findings_only: bool = False
 ) -> Iterator[RecordReport | Diagnostic]:
     """A report for each record, in order; diagnostics pass through.
 
@@ -77,14 +82,16 @@ def validate_items(
         yield from found
 
 
-def findings_of(settings: Settings, items: list[Source]) -> list[RecordReport | Diagnostic]:
+def findings_of(settings: Settings, items: list[Item]) -> list[RecordReport | Diagnostic]:
     """What validating each record finds (a worker's job): reports without the parsed records."""
     return [findings(item, settings) for item in items]
 
 
-def findings(item: Source, settings: Settings) -> RecordReport | Diagnostic:
+def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:
     """What validating one record finds: a clean record proven so on the fast path, any other
     record replayed in full and reported without its parsed form."""
+    if isinstance(item, RecordReport):
+        return item
     raw = parsed(item)
     if isinstance(raw, Diagnostic):
         return raw
@@ -94,7 +101,9 @@ def findings(item: Source, settings: Settings) -> RecordReport | Diagnostic:
     return validate_record(raw, settings).findings()
 
 
-def _check(item: Source, settings: Settings) -> RecordReport | Diagnostic:
+def _check(item: Item, settings: Settings) -> RecordReport | Diagnostic:
+    if isinstance(item, RecordReport):
+        return item
     raw = parsed(item)
     return raw if isinstance(raw, Diagnostic) else validate_record(raw, settings)
 

@@ -25,7 +25,7 @@ from recordkit.games import RULESETS
 from recordkit.model import FORMAT_VERSION
 from recordkit.parallel import chunked, ordered_map
 from recordkit.quick import clean_replays
-from recordkit.sources import RawLine, RawRecord, Source, atomic_output, parsed, raw_records
+from recordkit.sources import RawRecord, Source, atomic_output, parsed, raw_records
 from recordkit.validate import RecordReport, Settings, validate_record
 
 BATCH_DEALS = 4096
@@ -165,22 +165,24 @@ def _source(location: Location) -> str:
 
 def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
     """(game_id, canonical record JSON) for every game of an archive, in order, streamed."""
-    manifest = read_manifest(archive)
-    for part in manifest.parts:
-        games = read_batches(
-            archive / "games" / f"{part}.parquet", ["game_id", "n_deals", "record"], READ_ROWS
-        )
-        deals = _deal_rows(archive / "deals" / f"{part}.parquet")
-        for batch in games:
-            for game_id, n_deals, envelope in zip(
-                batch.column("game_id").to_pylist(),
-                batch.column("n_deals").to_pylist(),
-                batch.column("record").to_pylist(),
-                strict=True,
-            ):
-                record = orjson.loads(envelope)
-                record["deals"] = [_deal_of(game_id, deals, archive, part) for _ in range(n_deals)]
-                yield game_id, orjson.dumps(record)
+    for part in read_manifest(archive).parts:
+        yield from part_records(archive, part)
+
+
+def part_records(archive: Path, part: str) -> Iterator[tuple[int, bytes]]:
+    """(game_id, canonical record JSON) for every game of one part of an archive, streamed."""
+    games = read_batches(archive / "games" / f"{part}.parquet", ["game_id", "n_deals", "record"], READ_ROWS)
+    deals = _deal_rows(archive / "deals" / f"{part}.parquet")
+    for batch in games:
+        for game_id, n_deals, envelope in zip(
+            batch.column("game_id").to_pylist(),
+            batch.column("n_deals").to_pylist(),
+            batch.column("record").to_pylist(),
+            strict=True,
+        ):
+            record = orjson.loads(envelope)
+            record["deals"] = [_deal_of(game_id, deals, archive, part) for _ in range(n_deals)]
+            yield game_id, orjson.dumps(record)
 
 
 def _deal_rows(path: Path) -> Iterator[tuple[int, str]]:
@@ -195,13 +197,6 @@ def _deal_of(game_id: int, deals: Iterator[tuple[int, str]], archive: Path, part
     if found is None or found[0] != game_id:
         raise ArchiveError(f"{archive / 'deals' / part}.parquet: the deals do not match the games table")
     return orjson.loads(found[1])
-
-
-def archive_raw_records(archive: Path, parse: bool = True) -> Iterator[RawRecord | RawLine]:
-    """The archive's records as the validator reads them (record number = game_id + 1)."""
-    for game_id, text in archive_records(archive):
-        raw = RawLine(text, Location(file=str(archive), record=game_id + 1))
-        yield RawRecord(orjson.loads(text), raw.location) if parse else raw
 
 
 def from_archive(archive: Path, output: Path, progress: Progress | None = None) -> ConvertReport:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import hashlib
 import os
 import shutil
 import uuid
@@ -46,6 +47,9 @@ class Manifest:
     games: int = 0
     deals: int = 0
     extra_tables: list[str] = field(default_factory=list)
+    checksums: dict[str, dict[str, str]] = field(default_factory=dict)
+    """SHA-256 of each part's table files as written: the columnar check trusts a part's rows
+    only while its files are the ones recordkit wrote from the records."""
 
     def dumps(self) -> bytes:
         """The manifest file's content."""
@@ -84,10 +88,17 @@ def read_manifest(path: Path) -> Manifest:
     return manifest
 
 
-def parquet_file(path: Path) -> pq.ParquetFile:
-    """Open one Parquet part, turning a corrupt or truncated file into an ArchiveError naming it."""
+def file_checksum(path: Path) -> str:
+    """The SHA-256 of a file, in hex."""
+    with path.open("rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+def parquet_file(path: Path, dictionary: list[str] | None = None) -> pq.ParquetFile:
+    """Open one Parquet part (reading the `dictionary` columns dictionary-encoded), turning a
+    corrupt or truncated file into an ArchiveError naming it."""
     try:
-        return pq.ParquetFile(path)
+        return pq.ParquetFile(path, read_dictionary=dictionary)
     except (pa.ArrowException, OSError) as error:
         raise ArchiveError(f"{path}: not a readable Parquet file ({error})") from None
 
@@ -113,6 +124,12 @@ class ArchiveWriter:
         self.target = target
         append = append and target.exists()
         self.manifest = read_manifest(target) if append else Manifest()
+        if self.manifest.version < ARCHIVE_VERSION:
+            raise ArchiveError(
+                f"{target / MANIFEST}: archive version {self.manifest.version} has fewer columns than "
+                f"version {ARCHIVE_VERSION}, which this recordkit writes; convert it back to JSON lines "
+                f"and again to append to it"
+            )
         _remove_stale_staging(target)
         self.staging = target.parent / f".{target.name}{STAGING}{uuid.uuid4().hex[:12]}"
         self.staging.mkdir(parents=True)
@@ -156,6 +173,9 @@ class ArchiveWriter:
             writer.add_key_value_metadata(metadata)
             writer.close()
         self.manifest.parts.append(self.part)
+        self.manifest.checksums[self.part] = {
+            name: file_checksum(self.staging / name / f"{self.part}.parquet") for name in TABLES
+        }
         manifest_path = self.staging / MANIFEST
         manifest_path.write_bytes(self.manifest.dumps())
         _fsync_tree(self.staging)

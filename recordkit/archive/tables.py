@@ -13,7 +13,8 @@ from recordkit.games import RULESETS
 from recordkit.validate import RecordReport
 
 ARCHIVE_FORMAT = "recordkit-archive"
-ARCHIVE_VERSION = 1
+ARCHIVE_VERSION = 2
+"""2 added the deals' hands, dog and as_written columns and the manifest's checksums."""
 
 TABLES: dict[str, pa.Schema] = {
     "games": pa.schema(
@@ -45,6 +46,9 @@ TABLES: dict[str, pa.Schema] = {
             ("trump", pa.string()),
             ("declarer_points", pa.float64()),
             ("n_tricks", pa.int16()),
+            ("hands", pa.list_(pa.string())),
+            ("dog", pa.string()),
+            ("as_written", pa.bool_()),
             ("deal_json", pa.string()),
         ]
     ),
@@ -144,6 +148,8 @@ class Rows:
             state = replay.state if replay is not None else None
             summary = ruleset.summary(state) if state is not None else None
             tricks = state.tricks if state is not None else []
+            calls = [a for a in (replay.actions if replay else []) if a.kind != "play"]
+            hands = raw.get("hands")
             self._row(
                 "deals",
                 game_id,
@@ -159,9 +165,11 @@ class Rows:
                 summary.trump if summary else None,
                 summary.declarer_points if summary else None,
                 len(tricks),
+                hands if type(hands) is list and all(type(h) is str for h in hands) else None,
+                raw["dog"] if type(raw.get("dog")) is str else None,
+                state is not None and ruleset.as_written(table, raw, state, calls),
                 orjson.dumps(raw).decode(),
             )
-            calls = [a for a in (replay.actions if replay else []) if a.kind != "play"]
             self._extend(
                 "calls",
                 [game_id] * len(calls),

@@ -12,13 +12,16 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from recordkit.cards import Deck
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, Note, RecordBase, Result, Status, Trick
+
+if TYPE_CHECKING:
+    from recordkit.rules.columns import Bools, ColumnRows
 
 
 @dataclass(slots=True)
@@ -241,6 +244,18 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     def is_trump(self, state: StateT, card: int) -> bool:
         """Whether a card counted as a trump in this deal (for the plays table)."""
         return False
+
+    def as_written(self, table: Table, deal: dict[str, Any], state: StateT, calls: list[Action]) -> bool:
+        """Whether an archive's calls and plays rows (`calls`, `state.tricks`) are this deal's
+        record exactly as written, so that checking the rows checks the record (the columnar path
+        of `recordkit.archive.columnar`). Games without a columnar check say False."""
+        return False
+
+    def prove_columns(self, rows: ColumnRows) -> Bools | None:
+        """Which of these archive records (by games row) the full validation would find nothing
+        wrong with, checked a whole row group at a time; None when the game has no columnar check.
+        A record it cannot prove goes to the record path, so it must never prove a faulty one."""
+        return None
 
     def describe(self, table: Table, action: Action) -> str:
         """An action's value in record notation (a call's name, a card's code), for the calls table."""

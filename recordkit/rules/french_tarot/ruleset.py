@@ -29,7 +29,8 @@ from recordkit.rules.base import (
     size_check,
     unknown_card,
 )
-from recordkit.rules.french_tarot import announcements, contract, play, quick
+from recordkit.rules.columns import Bools, ColumnRows
+from recordkit.rules.french_tarot import announcements, columnar, contract, play, quick
 from recordkit.rules.french_tarot.cards import (
     DECK,
     DOG_SIZES,
@@ -572,6 +573,34 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
     def is_trump(self, state: TarotState, card: int) -> bool:
         return bool(bit(card) & TRUMPS)
+
+    def prove_columns(self, rows: ColumnRows) -> Bools:
+        return columnar.prove_columns(rows)
+
+    def as_written(self, table: Table, deal: dict[str, Any], state: TarotState, calls: list[Action]) -> bool:
+        """The auction, discard and tricks written as bare words and codes (no seats, leaders,
+        winners, card points, call or announcements) and one score and total a seat, so that
+        the calls, plays and scores rows hold them all, in the same order."""
+        tricks, auction = deal.get("tricks", []), deal.get("auction", [])
+        result, discard = deal.get("result"), deal.get("discard")
+        if (
+            deal.get("call") is not None
+            or deal.get("announcements")
+            or (discard is not None and type(discard) is not str)
+        ):
+            return False
+        if any(type(t) is not str for t in tricks) or any(type(a) is not str for a in auction):
+            return False
+        if type(result) is dict and (result.keys() - {"scores"} or len(result.get("scores", [])) != table.players):
+            return False
+        if len(deal.get("totals") or [0] * table.players) != table.players:
+            return False  # the scores rows hold one score and one total a seat
+        written = [("bid", word) for word in auction] + [
+            ("discard", code) for code in (discard or "").split()
+        ]
+        if [(a.kind, self.describe(table, a)) for a in calls] != written:
+            return False
+        return [t.split() for t in tricks] == [[DECK.codes[c] for c in trick.cards] for trick in state.tricks]
 
     def describe(self, table: Table, action: Action) -> str:
         if action.kind == "bid":

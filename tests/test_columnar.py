@@ -1,0 +1,143 @@
+"""The columnar check of archives (`recordkit.archive.columnar`) against the full replay.
+
+A record the columnar check proves clean must be one the full replay of its lossless JSON finds
+nothing in, and the verdicts over a whole archive must be the same either way. Here: generated
+French Tarot archives are proven column by column (so the check is not vacuous), single changes
+anywhere in a record never slip through it, and an archive whose files were changed after
+recordkit wrote them, or written before the columns existed, takes the record path.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recordkit.archive.columnar import archive_items
+from recordkit.archive.convert import to_archive
+from recordkit.games import RULESETS
+from recordkit.validate import RecordReport, Settings, findings
+from tests.test_properties import PROPERTY, play
+from tests.test_quick import _found, full_replays, mutate
+
+TAROT = RULESETS["french-tarot"]
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "60")))
+tarot_games = st.tuples(st.just(TAROT), st.sampled_from([3, 4]), st.just({}), st.integers(0, 2**31))
+"""Games the columnar check covers: French Tarot at three and four players, default options."""
+
+
+def archive_of(records: list[dict[str, Any]], folder: str) -> Path:
+    source, archive = Path(folder) / "games.jsonl", Path(folder) / "archive"
+    source.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
+    to_archive([str(source)], archive)
+    return archive
+
+
+def both_ways(archive: Path) -> tuple[list[Any], list[Any], list[bool]]:
+    """The findings through the columnar check, through the full replay, and which records the
+    columnar check proved."""
+    items = list(archive_items(archive, Settings()))
+    columnar = [_found(findings(item, Settings())) for item in items]
+    return columnar, [_found(report) for report in full_replays(archive)], [isinstance(i, RecordReport) for i in items]
+
+
+def announces(record: dict[str, Any]) -> bool:
+    return any(deal.get("announcements") for deal in record["deals"])
+
+
+@PROPERTY
+@given(st.lists(tarot_games, min_size=1, max_size=4))
+def test_generated_tarot_archives_are_proven_column_by_column(played: list[Any]) -> None:
+    """Every clean generated record without announcements (which the columns do not cover) is
+    proven without its JSON, and the findings are the full replay's (none)."""
+    records = [play(game, deals=4) for game in played]
+    with tempfile.TemporaryDirectory() as folder:
+        columnar, full, proven = both_ways(archive_of(records, folder))
+    assert columnar == full
+    assert all(not report[1] for report in full)
+    assert proven == [not announces(record) for record in records]
+
+
+@MANY
+@given(tarot_games, st.data())
+def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObject) -> None:
+    """Copies of a generated record, each changed in one place (a card, a bid, a seat, a score,
+    a key): the columnar check proves none that the full replay objects to, and the findings of
+    the whole archive are the full replay's."""
+    record = play(game, deals=3)
+    copies = [orjson.loads(orjson.dumps(record)) for _ in range(6)]
+    for copy in copies:
+        mutate(copy, data, TAROT)
+    with tempfile.TemporaryDirectory() as folder:
+        columnar, full, proven = both_ways(archive_of([record, *copies], folder))
+    for report, was_proven in zip(full, proven, strict=True):
+        assert not (was_proven and report[1]), report
+    assert columnar == full
+
+
+def rewrite(path: Path, change: Any) -> None:
+    """Rewrite a Parquet file of an archive with one column changed (as another tool might)."""
+    table = pq.read_table(path)
+    pq.write_table(change(table), path)
+
+
+def test_a_record_changed_after_writing_is_replayed_from_its_json(tmp_path: Path) -> None:
+    """A deals file rewritten after recordkit wrote it (a score changed in the lossless JSON,
+    the tables left alone) no longer matches the manifest's checksum: the archive takes the
+    record path, which finds the wrong score."""
+    archive = archive_of([play((TAROT, 4, {}, 7), deals=2)], str(tmp_path))
+    assert both_ways(archive)[2] == [True]
+
+    def wrong_score(table: pa.Table) -> pa.Table:
+        deal = orjson.loads(table.column("deal_json")[0].as_py())
+        deal["result"]["scores"][0] += 1
+        texts = [orjson.dumps(deal).decode(), *table.column("deal_json").to_pylist()[1:]]
+        return table.set_column(table.schema.get_field_index("deal_json"), "deal_json", pa.array(texts))
+
+    rewrite(archive / "deals" / "part-00000.parquet", wrong_score)
+    columnar, full, proven = both_ways(archive)
+    assert proven == [False] and columnar == full
+    assert "SCORE-MISMATCH" in {d.code for d in full[0][1]}
+
+
+def test_a_table_changed_after_writing_is_not_trusted(tmp_path: Path) -> None:
+    """A plays file rewritten after recordkit wrote it is not read for the verdict: the records
+    are replayed from their lossless JSON, clean as they were."""
+    archive = archive_of([play((TAROT, 3, {}, 11), deals=2)], str(tmp_path))
+
+    def reversed_cards(table: pa.Table) -> pa.Table:
+        index = table.schema.get_field_index("card")
+        return table.set_column(index, "card", pc.utf8_reverse(table.column("card")))
+
+    rewrite(archive / "plays" / "part-00000.parquet", reversed_cards)
+    columnar, full, proven = both_ways(archive)
+    assert proven == [False] and columnar == full and not full[0][1]
+
+
+def test_an_archive_without_checksums_takes_the_record_path(tmp_path: Path) -> None:
+    """An archive whose manifest has no checksums (archive version 1) is validated record by record."""
+    archive = archive_of([play((TAROT, 4, {}, 3), deals=2)], str(tmp_path))
+    manifest = orjson.loads((archive / "_recordkit.json").read_bytes())
+    del manifest["checksums"]
+    manifest["version"] = 1
+    (archive / "_recordkit.json").write_bytes(orjson.dumps(manifest))
+    columnar, full, proven = both_ways(archive)
+    assert proven == [False] and columnar == full
+
+
+@PROPERTY
+@given(st.sampled_from(["french-tarot", "charlemagne"]))
+def test_a_record_of_another_game_than_expected_is_not_proven(expected: str) -> None:
+    """With an expected game (`validate --game`), the columns prove only records of that game."""
+    record = play((TAROT, 4, {}, 5), deals=2)
+    with tempfile.TemporaryDirectory() as folder:
+        items = list(archive_items(archive_of([record], folder), Settings(game=expected)))
+    assert [isinstance(item, RecordReport) for item in items] == [expected == "french-tarot"]

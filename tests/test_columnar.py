@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -24,7 +26,9 @@ from hypothesis import strategies as st
 from recordkit.archive.columnar import archive_items
 from recordkit.archive.convert import to_archive
 from recordkit.games import RULESETS
+from recordkit.rules.columns import COLUMNS, ColumnRows
 from recordkit.rules.french_tarot.cards import DECK
+from recordkit.rules.french_tarot.columnar import prove_columns
 from recordkit.validate import RecordReport, Settings, findings
 from tests.test_properties import PROPERTY, play
 from tests.test_quick import _found, full_replays, mutate
@@ -105,11 +109,18 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             st.sampled_from(BIDS)
         )
     elif kind == "dealer":
-        deal["dealer"] = (deal["dealer"] + data.draw(st.integers(1, len(deal["hands"]) - 1))) % len(
-            deal["hands"]
-        )
+        deal["dealer"] = deal["dealer"] + data.draw(st.integers(1, len(deal["hands"])))
     elif kind == "status":
-        deal["status"] = "annulled" if deal.get("status", "played") == "played" else "played"
+        deal["status"] = data.draw(st.sampled_from(["played", "annulled", "abandoned"]))
+    elif kind == "stated" and deal.get("tricks"):
+        i = data.draw(st.integers(0, len(deal["tricks"]) - 1))
+        seat = data.draw(st.integers(0, len(deal["hands"]) - 1))
+        deal["tricks"][i] = {
+            "cards": deal["tricks"][i],
+            data.draw(st.sampled_from(["leader", "winner"])): seat,
+        }
+    elif kind == "points" and deal.get("result"):
+        deal["result"]["points"] = data.draw(st.sampled_from([0, 41, 41.5, 60, 91]))
     elif kind in ("score", "total") and deal.get("result" if kind == "score" else "totals"):
         numbers = deal["result"]["scores"] if kind == "score" else deal["totals"]
         numbers[data.draw(st.integers(0, len(numbers) - 1))] += data.draw(st.sampled_from([1, -1, 10, 0.5]))
@@ -218,3 +229,54 @@ def test_a_record_of_another_game_than_expected_is_not_proven(expected: str) -> 
     with tempfile.TemporaryDirectory() as folder:
         items = list(archive_items(archive_of([record], folder), Settings(game=expected)))
     assert [isinstance(item, RecordReport) for item in items] == [expected == "french-tarot"]
+
+
+def column_rows(archive: Path) -> ColumnRows:
+    """The rows of an archive's first part as the columnar check reads them, every header accepted."""
+    tables = {
+        name: pq.read_table(archive / name / "part-00000.parquet", columns=c) for name, c in COLUMNS.items()
+    }
+    games = tables["games"]
+    return ColumnRows(
+        games,
+        tables["deals"],
+        tables["calls"],
+        tables["plays"],
+        tables["scores"],
+        np.ones(games.num_rows, dtype=bool),
+    )
+
+
+def with_column(table: pa.Table, name: str, values: list[Any]) -> pa.Table:
+    index = table.schema.get_field_index(name)
+    return table.set_column(index, table.schema.field(name), pa.array(values, table.schema.field(name).type))
+
+
+def test_the_columns_prove_only_what_the_converter_writes(tmp_path: Path) -> None:
+    """The check refuses rows that are not as the converter writes them, rather than trusting
+    them: a header the record path does not accept, other options, a deal missing or misnumbered,
+    deals out of order (then nothing in the row group), other player counts (five players take the record
+    path)."""
+    records = [play((TAROT, n, {}, seed), deals=2) for n, seed in ((4, 1), (3, 2), (5, 3))]
+    rows = column_rows(archive_of(records, str(tmp_path)))
+    assert list(prove_columns(rows)) == [True, True, False]
+    assert list(prove_columns(replace(rows, header_ok=np.array([False, True, True])))) == [False, True, False]
+    options = rows.games.column("options").to_pylist()
+    other = [options[0].replace('"misere":false', '"misere":true'), *options[1:]]
+    assert other[0] != options[0]
+    assert list(prove_columns(replace(rows, games=with_column(rows.games, "options", other)))) == [
+        False,
+        True,
+        False,
+    ]
+    assert list(prove_columns(replace(rows, deals=rows.deals.slice(1)))) == [False, True, False]
+    numbers = rows.deals.column("deal").to_pylist()
+    renumbered = [numbers[0] + 1, numbers[1] + 1, *numbers[2:]]  # game 0's deals as 2 and 3
+    assert list(prove_columns(replace(rows, deals=with_column(rows.deals, "deal", renumbered)))) == [
+        False,
+        True,
+        False,
+    ]
+    swapped = [numbers[1], numbers[0], *numbers[2:]]
+    unsorted = replace(rows, deals=with_column(rows.deals, "deal", swapped))
+    assert not prove_columns(unsorted).any()  # rows out of order: nothing is proven

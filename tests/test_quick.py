@@ -221,6 +221,8 @@ def test_an_archive_with_injected_violations_gets_the_full_replays_verdicts(
 def full_replays(archive: Path) -> list[RecordReport]:
     """Every record of an archive replayed in full from its lossless JSON (no fast path, no columns)."""
     return [
-        validate_record(RawRecord(orjson.loads(text), Location(file=str(archive), record=game_id + 1))).findings()
+        validate_record(
+            RawRecord(orjson.loads(text), Location(file=str(archive), record=game_id + 1))
+        ).findings()
         for game_id, text in archive_records(archive)
     ]

@@ -37,12 +37,7 @@ def archive_items(archive: Path, settings: Settings, parse: bool = True) -> Iter
     prove clean, the record itself (parsed, or as text when `parse` is False) for any other."""
     manifest = read_manifest(archive)
     for part in manifest.parts:
-        files = {
-            name: parquet_file(
-                archive / name / f"{part}.parquet", [c for c in DICTIONARY_COLUMNS if c in COLUMNS[name]]
-            )
-            for name in TABLES
-        }
+        files = {name: _opened(archive / name / f"{part}.parquet", COLUMNS[name]) for name in TABLES}
         if not (_trusted(archive, manifest, part) and _aligned(files)):
             for game_id, text in part_records(archive, part):
                 location = Location(file=str(archive), record=game_id + 1)
@@ -64,6 +59,14 @@ def archive_items(archive: Path, settings: Settings, parse: bool = True) -> Iter
                 record = orjson.loads(games.column("record")[row].as_py())
                 record["deals"] = [orjson.loads(text) for text in deals.get(game_id, [])]
                 yield RawRecord(record, location) if parse else RawLine(orjson.dumps(record), location)
+
+
+def _opened(path: Path, columns: list[str]) -> pq.ParquetFile:
+    """A part of a table, its columns of few distinct strings read dictionary-encoded (the leaf
+    column of a list of strings too)."""
+    wanted = [c for c in columns if c in DICTIONARY_COLUMNS]
+    leaves = [leaf.path for leaf in parquet_file(path).schema if leaf.path.split(".")[0] in wanted]
+    return parquet_file(path, leaves)
 
 
 def _trusted(archive: Path, manifest: Manifest, part: str) -> bool:

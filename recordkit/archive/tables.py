@@ -46,8 +46,8 @@ TABLES: dict[str, pa.Schema] = {
             ("trump", pa.string()),
             ("declarer_points", pa.float64()),
             ("n_tricks", pa.int16()),
-            ("hands", pa.list_(pa.string())),
-            ("dog", pa.string()),
+            ("hands", pa.list_(pa.list_(pa.string()))),
+            ("dog", pa.list_(pa.string())),
             ("as_written", pa.bool_()),
             ("deal_json", pa.string()),
         ]
@@ -165,8 +165,10 @@ class Rows:
                 summary.trump if summary else None,
                 summary.declarer_points if summary else None,
                 len(tricks),
-                hands if type(hands) is list and all(type(h) is str for h in hands) else None,
-                raw["dog"] if type(raw.get("dog")) is str else None,
+                [hand.split() for hand in hands]
+                if type(hands) is list and all(type(h) is str for h in hands)
+                else None,
+                raw["dog"].split() if type(raw.get("dog")) is str else None,
                 state is not None and ruleset.as_written(table, raw, state, calls),
                 orjson.dumps(raw).decode(),
             )

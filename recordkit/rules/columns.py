@@ -22,13 +22,13 @@ COLUMNS: dict[str, list[str]] = {
     "scores": ["game_id", "deal", "seat", "score", "total"],
 }
 """The columns a columnar check may read, by table."""
-DICTIONARY_COLUMNS = ["game", "options", "status", "kind", "value", "card"]
-"""Columns of few distinct strings, read dictionary-encoded (decoded once per distinct string)."""
+DICTIONARY_COLUMNS = ("game", "options", "status", "kind", "value", "card", "hands", "dog")
+"""Columns of few distinct strings (or lists of them), read dictionary-encoded: each distinct
+string is decoded and looked up once."""
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float64]
-Words = npt.NDArray[np.uint64]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,10 @@ the record path on generated archives with injected faults.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -22,7 +25,6 @@ from recordkit.rules.columns import (
     ColumnRows,
     Floats,
     Ints,
-    Words,
     codes,
     deal_keys,
     floats,
@@ -35,7 +37,6 @@ from recordkit.rules.french_tarot.cards import (
     DECK,
     DOG_SIZES,
     EXCUSE,
-    FIRST_TRUMP,
     HALF_POINTS,
     HAND_SIZES,
     KINGS,
@@ -59,27 +60,19 @@ HALF = np.array(HALF_POINTS, dtype=np.int64)
 IS_BOUT = np.array([bool(BOUTS >> c & 1) for c in range(CARDS)])
 IS_KING = np.array([bool(KINGS >> c & 1) for c in range(CARDS)])
 IS_TRUMP = SUIT_OF == TRUMP_SUIT
+TRUMP_OR_EXCUSE = SUIT_OF >= TRUMP_SUIT
+PLAIN_NOT_KING = (SUIT_OF < TRUMP_SUIT) & ~IS_KING
 TARGET = np.array(TARGETS, dtype=np.int64)
 COEFFICIENT = np.array(COEFFICIENTS, dtype=np.int64)
 GARDE, GARDE_SANS = 2, 3
 DEFENCE_SLAM = DEFAULT_OPTIONS["defence_slam_bonus"]
-ONE = np.uint64(1)
-TRUMP_WORD = np.uint64((1 << (EXCUSE - FIRST_TRUMP)) - 1)
-"""The trumps' bits in a hand's upper word (the Excuse is the bit above them)."""
-SUIT_WORD = np.array([0, *((((1 << 14) - 1) << (14 * suit)) for suit in range(4)), 0], dtype=np.uint64)
-"""The bits of the led suit in a hand's plain word, by led suit + 1 (none, S H D C, trumps)."""
-ABOVE_WORD = np.array(
-    [
-        int(TRUMP_WORD)
-        if high < 0
-        else int(TRUMP_WORD) & ~((1 << (high - FIRST_TRUMP + 1)) - 1)
-        if high >= FIRST_TRUMP
-        else 0
-        for high in range(-1, CARDS)
-    ],
-    dtype=np.uint64,
-)
-"""The trumps above the highest trump played so far, by that trump's id + 1 (all for none)."""
+SUIT_8 = SUIT_OF.astype(np.int8)
+TRUMP_RANK = np.where(SUIT_OF == TRUMP_SUIT, np.arange(CARDS), -1).astype(np.int8)
+"""Each card's id if it is a trump (trumps rank by id), else -1."""
+SUIT_BIT = (1 << SUIT_OF).astype(np.uint8)
+TRUMP_BIT = np.uint8(1 << TRUMP_SUIT)
+PLAIN_SUIT_BIT = np.where(np.arange(6) < TRUMP_SUIT, 1 << np.arange(6), 0).astype(np.uint8)
+"""A led suit's bit in a set of suits held, 0 for trumps (following trumps is `TRUMP_BIT`)."""
 
 
 def prove_columns(rows: ColumnRows) -> Bools:
@@ -135,15 +128,13 @@ def _prove_deals(n: int, rows: ColumnRows, keys: Ints, deals: pa.Table, game_of:
     played, annulled = status == 0, status == 1
     written = np.asarray(pc.fill_null(deals.column("as_written"), False).to_numpy(zero_copy_only=False))
     ok = (annulled | played) & written & (dealer >= 0) & (dealer < n)
-    hands, dog = _cards_of(deals.column("hands"), n, size), _cards_of(deals.column("dog"), 1, dog_size)[:, 0]
-    every = np.sort(np.concatenate([hands.reshape(k, n * size), dog], axis=1), axis=1)
-    ok &= np.all(every == np.arange(CARDS), axis=1)  # tarot.deal.cards: every card once
-    held = np.zeros((k, n, CARDS), dtype=bool)
-    held[np.arange(k)[:, None, None], np.arange(n)[None, :, None], np.maximum(hands, 0)] = True
-    dog_held = np.zeros((k, CARDS), dtype=bool)
-    dog_held[np.arange(k)[:, None], np.maximum(dog, 0)] = True
-    trumps_and_excuse = held[:, :, FIRST_TRUMP:].sum(axis=2)
-    petit_sec = np.any((trumps_and_excuse == 1) & held[:, :, PETIT], axis=1)
+    hands, dog = (
+        _cards_of(deals.column("hands"), n, size),
+        _cards_of(deals.column("dog"), None, dog_size)[:, 0],
+    )
+    dealt = _dealt(np.concatenate([hands.reshape(k, n * size), dog], axis=1), n, size, dog_size)
+    ok &= np.all(dealt >= 0, axis=1)  # tarot.deal.cards: every card once, in the right sizes
+    petit_sec = np.any((TRUMP_OR_EXCUSE[hands].sum(axis=2) == 1) & np.any(hands == PETIT, axis=2), axis=1)
     ok &= petit_sec == annulled  # tarot.deal.petit-sec: the deal is annulled, and only then
 
     bids, discard, calls_shape = _calls(rows.calls, keys, n, dog_size)
@@ -152,7 +143,7 @@ def _prove_deals(n: int, rows: ColumnRows, keys: Ints, deals: pa.Table, game_of:
     takes = played & (contract > 0)
     needs_discard = takes & (contract <= GARDE)
     ok &= np.where(needs_discard, discard[:, 0] >= 0, discard[:, 0] == NO_DISCARD) | annulled
-    ok &= ~needs_discard | _discard_ok(held, dog_held, discard, taker, dog_size)
+    ok &= ~needs_discard | _discard_ok(dealt, discard, taker, n)
     cards, plays_shape = _plays(rows.plays, keys, n, size)
     ok &= np.where(takes, plays_shape == EXACT, plays_shape == NONE)
 
@@ -160,7 +151,7 @@ def _prove_deals(n: int, rows: ColumnRows, keys: Ints, deals: pa.Table, game_of:
     playing = np.flatnonzero(ok & takes)
     if playing.size:
         legal, scored = _play_and_score(
-            held[playing], dog_held[playing], discard[playing], cards[playing],
+            dealt[playing], discard[playing], cards[playing],
             dealer[playing], taker[playing], contract[playing], n,
         )  # fmt: skip
         ok[playing] &= legal
@@ -169,35 +160,32 @@ def _prove_deals(n: int, rows: ColumnRows, keys: Ints, deals: pa.Table, game_of:
     return ok & written_ok & _rotation_and_totals(game_of, dealer, scores, totals, n)
 
 
-def _cards_of(column: pa.ChunkedArray, groups: int, size: int) -> Ints:
-    """Card ids (k, groups, size) of a column of card groups (lists of `groups` strings, or one
-    string); -1 throughout a row whose groups are missing, of another size, or hold an unknown code."""
-    k = len(column)
-    lists = column if groups > 1 else _as_lists(column)
-    counts = pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False)
-    texts = pc.list_flatten(lists)
-    split = pc.split_pattern(texts, " ")
-    lengths = pc.fill_null(pc.list_value_length(split), 0).to_numpy(zero_copy_only=False)
-    ids = codes(pc.list_flatten(split), DECK.codes)
-    out = np.full((k, groups, size), -1, dtype=np.int64)
-    group_ok = lengths == size
+def _cards_of(column: pa.ChunkedArray, groups: int | None, size: int) -> Ints:
+    """Card ids (k, groups, size) of a column of lists of `groups` card groups (the hands), or of
+    single card groups when `groups` is None (the dog); -1 throughout a row whose groups are
+    missing, of another size, or hold a code of no card."""
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    k = len(lists)
+    if groups is None:
+        counts, inner = np.ones(k, dtype=np.int64), lists
+    else:
+        counts, inner = _lengths(lists), lists.flatten()
+    lengths = _lengths(inner)
+    ids = codes(inner.flatten(), DECK.codes)
     row_of_group = np.repeat(np.arange(k), counts)
-    row_ok = counts == groups
-    row_ok[row_of_group[~group_ok]] = False
-    valid = row_ok[row_of_group]
-    card_rows = np.repeat(valid, lengths)
-    if valid.any():
-        picked = ids[card_rows].reshape(-1, groups, size)
-        out[row_ok] = picked
+    row_ok = counts == (groups or 1)
+    row_ok[row_of_group[lengths != size]] = False
+    out = np.full((k, groups or 1, size), -1, dtype=np.int64)
+    if row_ok.any():
+        out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, groups or 1, size)
     return out
 
 
-def _as_lists(column: pa.ChunkedArray) -> pa.Array:
-    """A string column as one-element lists (nulls stay null)."""
-    values = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    offsets = pa.array(np.arange(len(values) + 1, dtype=np.int32))
-    lists = pa.ListArray.from_arrays(offsets, values)
-    return pc.if_else(pc.is_null(values), pa.scalar(None, lists.type), lists)
+def _lengths(lists: pa.Array) -> Ints:
+    """Each list's length, 0 for a null."""
+    return np.asarray(
+        pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False), dtype=np.int64
+    )
 
 
 def _calls(calls: pa.Table, keys: Ints, n: int, dog_size: int) -> tuple[Ints, Ints, Ints]:
@@ -233,18 +221,27 @@ def _auction(bids: Ints, dealer: Ints, n: int) -> tuple[Ints, Ints, Bools]:
     return contract, taker, ok
 
 
-def _discard_ok(held: Bools, dog_held: Bools, discard: Ints, taker: Ints, dog_size: int) -> Bools:
+def _dealt(cards: Ints, n: int, size: int, dog_size: int) -> Ints:
+    """Who was dealt each card (deal, card): a seat, `n` for the dog; -1 throughout a deal whose
+    cards (the hands, then the dog) are not the 78 cards once each."""
+    k = len(cards)
+    dealt = np.full((k, CARDS), -1, dtype=np.int64)
+    holders = np.repeat(np.arange(n + 1), [size] * n + [dog_size])
+    dealt[np.arange(k)[:, None], np.maximum(cards, 0)] = holders
+    dealt[~np.all(cards >= 0, axis=1)] = -1
+    return dealt
+
+
+def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int) -> Bools:
     """tarot.discard.*: distinct cards from the hand and the dog, no bout, no King, and trumps
     only as many as the plain cards leave room for."""
-    k = len(discard)
-    rows = np.arange(k)
+    rows = np.arange(len(discard))
     cards = np.maximum(discard, 0)
-    hand = held[rows, np.maximum(taker, 0)] | dog_held
+    own = (dealt == taker[:, None]) | (dealt == n)  # the taker's hand with the dog
     ok = np.all(discard >= 0, axis=1) & np.all(np.diff(np.sort(discard, axis=1), axis=1) != 0, axis=1)
-    ok &= np.all(hand[rows[:, None], cards], axis=1)
+    ok &= np.all(own[rows[:, None], cards], axis=1)
     ok &= ~np.any(IS_BOUT[cards] | IS_KING[cards], axis=1)
-    pool = (hand & ~(IS_TRUMP | IS_KING))[:, :EXCUSE].sum(axis=1)
-    needed = np.maximum(0, dog_size - pool)
+    needed = np.maximum(0, discard.shape[1] - (own & PLAIN_NOT_KING).sum(axis=1))
     return ok & (IS_TRUMP[cards].sum(axis=1) <= needed)
 
 
@@ -269,8 +266,7 @@ def _plays(plays: pa.Table, keys: Ints, n: int, size: int) -> tuple[Ints, Ints]:
 
 
 def _play_and_score(
-    held: Bools,
-    dog_held: Bools,
+    dealt: Ints,
     discard: Ints,
     cards: Ints,
     dealer: Ints,
@@ -283,75 +279,64 @@ def _play_and_score(
     trick (slam rules), are left unproven."""
     k, tricks = len(cards), cards.shape[1]
     rows = np.arange(k)
-    hands = held.copy()
+    dog = dealt == n
     with_discard = contract <= GARDE  # petite and garde take the dog into the hand, then discard
-    hands[rows[with_discard], taker[with_discard]] |= dog_held[with_discard]
-    hands[rows[with_discard, None], taker[with_discard, None], discard[with_discard]] = False
-    ok = np.ones(k, dtype=bool)
-    winners = np.zeros((k, tricks), dtype=np.int64)
-    leader = (dealer + 1) % n
-    words = _words(hands)
-    for trick in range(tricks):
-        best, ok = _trick(words, cards[:, trick], leader, ok)
-        leader = (leader + best) % n
-        winners[:, trick] = leader
-    seats = (winners[:, :-1, None] + np.arange(n)) % n  # who played each card of tricks 2..
-    opening = ((dealer + 1) % n)[:, None] + np.arange(n)
-    seats = np.concatenate([(opening % n)[:, None, :], seats], axis=1)
+    owner = np.where(dog & with_discard[:, None], taker[:, None], dealt)
+    owner[rows[with_discard, None], discard[with_discard]] = -1
+    ok, seats, winners = _play(owner, cards, (dealer + 1) % n)
     attack_won = winners == taker[:, None]
     last = tricks - 1
     excuse_led_last = cards[:, last, 0] == EXCUSE
     ok &= ~(excuse_led_last & np.all(attack_won[:, :last] == (seats[:, last, 0] == taker)[:, None], axis=1))
     ok &= ~np.all(attack_won, axis=1)
-    return ok, _scores(cards, seats, winners, taker, contract, discard, dog_held, n)
+    return ok, _scores(cards, seats, winners, taker, contract, discard, dog, n)
 
 
-def _trick(hands: Words, cards: Ints, leader: Ints, ok: Bools) -> tuple[Ints, Bools]:
-    """One trick of every deal: each card held and legal (tarot.play.held, .follow, .trump,
-    .overtrump; the Excuse anytime), removed from the hand; the position of the card that wins
-    by rank. `hands` holds each seat's plain cards and trumps as two bit words."""
-    k, n = cards.shape
-    rows = np.arange(k)
-    lead = np.full(k, -1)
-    high = np.full(k, -1)
-    best = np.zeros(k, dtype=np.int64)
-    best_card = np.full(k, -1)
-    for position in range(n):
-        seat = (leader + position) % n
-        card = cards[:, position]
-        plain_word, trump_word = hands[0, rows, seat], hands[1, rows, seat]
-        is_plain = card < FIRST_TRUMP
-        bit = np.left_shift(ONE, np.where(is_plain, card, card - FIRST_TRUMP).astype(np.uint64))
-        ok &= (np.where(is_plain, plain_word, trump_word) & bit) != 0
-        suit = SUIT_OF[card]
-        not_excuse = card != EXCUSE
-        opens = not_excuse & (lead < 0)
-        follows = not_excuse & ~opens
-        lead = np.where(opens, suit, lead)
-        off = follows & (suit != lead)
-        ok &= ~(off & ((plain_word & SUIT_WORD[lead + 1]) != 0))
-        ok &= ~(off & (suit != TRUMP_SUIT) & ((trump_word & TRUMP_WORD) != 0))
-        ok &= ~(follows & (suit == TRUMP_SUIT) & (card < high) & ((trump_word & ABOVE_WORD[high + 1]) != 0))
-        trump = not_excuse & (suit == TRUMP_SUIT)
-        higher = trump & (card > high)
-        high = np.where(higher, card, high)
-        best = np.where(higher, position, best)
-        by_rank = not_excuse & ~trump & (high < 0) & (suit == lead) & (card > best_card)
-        best_card = np.where(by_rank, card, best_card)
-        best = np.where(by_rank, position, best)
-        hands[0, rows, seat] = np.where(is_plain, plain_word ^ bit, plain_word)
-        hands[1, rows, seat] = np.where(is_plain, trump_word, trump_word ^ bit)
-    return best, ok
+def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, Ints]:
+    """Every trick of every deal at once: each card held and played once (tarot.play.held) and
+    legal (tarot.play.follow, .trump, .overtrump; the Excuse at any time), and who won each trick
+    by rank. `owner` is the seat holding each card when the play starts (-1: none). Returns the
+    verdicts, the seat of each card played (deal, trick, position) and each trick's winner.
 
-
-def _words(held: Bools) -> Words:
-    """Hands (..., 78 cards) as two bit words: the plain cards (bit = card id) and the trumps
-    and the Excuse (bit = card id - 56)."""
-    plain = (held[..., :FIRST_TRUMP].astype(np.uint64) << np.arange(FIRST_TRUMP, dtype=np.uint64)).sum(
-        axis=-1
+    A seat's hand before a trick is the cards it plays from that trick on, once every card it
+    plays is its own and played once; so the play is checked without replaying it card by card:
+    what a seat still holds is the suits and the highest trump of its cards from here on."""
+    k, tricks, n = cards.shape
+    card = cards.astype(np.int8)
+    suit, trump = SUIT_8[card], TRUMP_RANK[card]
+    excuse = card == EXCUSE
+    lead = np.where(excuse[:, :, 0], suit[:, :, 1], suit[:, :, 0])  # after a led Excuse, the next card
+    rank = np.where(trump >= 0, trump, np.where(suit == lead[:, :, None], card - CARDS, -CARDS))
+    best = np.argmax(rank, axis=2)
+    moved = np.concatenate([np.zeros((k, 1), dtype=np.int64), np.cumsum(best, axis=1)[:, :-1]], axis=1)
+    leaders = (first_leader[:, None] + moved) % n
+    seats = (leaders[:, :, None] + np.arange(n)) % n
+    played = cards.reshape(k, -1)
+    ok = np.all(np.take_along_axis(owner, played, axis=1) == seats.reshape(k, -1), axis=1)
+    seen = np.zeros((k, CARDS), dtype=bool)
+    seen[np.arange(k)[:, None], played] = True
+    ok &= seen.sum(axis=1) == tricks * n
+    by_seat = np.take_along_axis(card, (np.arange(n) - leaders[:, :, None]) % n, axis=2)
+    suits_held = np.take_along_axis(_from_here_on(SUIT_BIT[by_seat], np.bitwise_or), seats, axis=2)
+    top_held = np.take_along_axis(_from_here_on(TRUMP_RANK[by_seat], np.maximum), seats, axis=2)
+    high = np.concatenate(
+        [np.full((k, tricks, 1), -1, dtype=np.int8), np.maximum.accumulate(trump, axis=2)[:, :, :-1]], axis=2
     )
-    upper = held[..., FIRST_TRUMP:].astype(np.uint64) << np.arange(CARDS - FIRST_TRUMP, dtype=np.uint64)
-    return np.stack([plain, upper.sum(axis=-1)]).astype(np.uint64)
+    position = np.arange(n)
+    opens = ((position == 0) & ~excuse[:, :, :1]) | ((position == 1) & excuse[:, :, :1])
+    follows = ~excuse & ~opens
+    off = follows & (suit != lead[:, :, None])
+    bad = off & ((suits_held & PLAIN_SUIT_BIT[lead][:, :, None]) != 0)  # tarot.play.follow
+    bad |= off & (trump < 0) & ((suits_held & TRUMP_BIT) != 0)  # tarot.play.trump
+    bad |= follows & (trump >= 0) & (trump < high) & (top_held > high)  # tarot.play.overtrump
+    ok &= ~bad.any(axis=(1, 2))
+    return ok, seats, (leaders + best) % n
+
+
+def _from_here_on(values: npt.NDArray[Any], combine: np.ufunc) -> npt.NDArray[Any]:
+    """For each seat and trick (deal, trick, seat), `values` of its cards from that trick on
+    combined (the suits it holds, its highest trump)."""
+    return combine.accumulate(values[:, ::-1], axis=1)[:, ::-1]
 
 
 def _scores(
@@ -361,7 +346,7 @@ def _scores(
     taker: Ints,
     contract: Ints,
     discard: Ints,
-    dog_held: Bools,
+    dog: Bools,
     n: int,
 ) -> Ints:
     """Each seat's score (tarot.score.*): the attack's card points after the Excuse exchange,
@@ -377,10 +362,10 @@ def _scores(
     owned[rows[:, None, None], cards] = to_attack
     exchanged = excuse_kept & ((seats == attack) != (winner == attack))
     adjust = np.sum(np.where(exchanged, np.where(winner == attack, 1, -1), 0), axis=(1, 2))
-    discarded = np.zeros_like(dog_held)
+    discarded = np.zeros_like(dog)
     with_discard = contract <= GARDE
     discarded[rows[with_discard, None], discard[with_discard]] = True
-    owned |= np.where(with_discard[:, None], discarded, (contract == GARDE_SANS)[:, None] & dog_held)
+    owned |= np.where(with_discard[:, None], discarded, (contract == GARDE_SANS)[:, None] & dog)
     points = owned.astype(np.int64) @ HALF + adjust
     bouts = (owned & IS_BOUT).sum(axis=1)
     target = TARGET[bouts]

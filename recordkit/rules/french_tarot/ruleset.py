@@ -591,7 +591,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             return False
         if any(type(t) is not str for t in tricks) or any(type(a) is not str for a in auction):
             return False
-        if type(result) is dict and (result.keys() - {"scores"} or len(result.get("scores", [])) != table.players):
+        if type(result) is dict and (
+            result.keys() - {"scores"} or len(result.get("scores", [])) != table.players
+        ):
             return False
         if len(deal.get("totals") or [0] * table.players) != table.players:
             return False  # the scores rows hold one score and one total a seat

@@ -84,7 +84,7 @@ def prove_columns(rows: ColumnRows) -> Bools:
     options_ok = np.array(
         [_default_options(text) for text in games.column("options").to_pylist()], dtype=bool
     )
-    game_ok = rows.header_ok & options_ok & np.isin(players, PLAYERS)
+    game_ok = rows.header_ok & options_ok
     keys = deal_keys(deals)
     if not (is_sorted(game_ids) and is_sorted(keys) and all(is_sorted(deal_keys(t)) for t in _others(rows))):
         return np.zeros(n_games, dtype=bool)
@@ -100,9 +100,9 @@ def prove_columns(rows: ColumnRows) -> Bools:
             deal_ok[chosen] = _prove_deals(
                 n, rows, keys[chosen], deals.take(chosen), owner[players[owner] == n]
             )
-    deal_ok[covered] &= ints(deals, "deal")[covered] == _ranks(count) + 1
     bad = np.bincount(owner, weights=~deal_ok[covered], minlength=n_games)
-    return game_ok & (bad == 0)
+    proven: Bools = game_ok & (bad == 0)
+    return proven
 
 
 def _others(rows: ColumnRows) -> tuple[pa.Table, pa.Table, pa.Table]:
@@ -157,7 +157,8 @@ def _prove_deals(n: int, rows: ColumnRows, keys: Ints, deals: pa.Table, game_of:
         ok[playing] &= legal
         scores[playing] = scored
     written_ok, totals = _written_scores(rows.scores, keys, scores)
-    return ok & written_ok & _rotation_and_totals(game_of, dealer, scores, totals, n)
+    verdicts: Bools = ok & written_ok & _rotation_and_totals(game_of, dealer, scores, totals, n)
+    return verdicts
 
 
 def _cards_of(column: pa.ChunkedArray, groups: int | None, size: int) -> Ints:
@@ -242,7 +243,8 @@ def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int) -> Bools:
     ok &= np.all(own[rows[:, None], cards], axis=1)
     ok &= ~np.any(IS_BOUT[cards] | IS_KING[cards], axis=1)
     needed = np.maximum(0, discard.shape[1] - (own & PLAIN_NOT_KING).sum(axis=1))
-    return ok & (IS_TRUMP[cards].sum(axis=1) <= needed)
+    allowed: Bools = ok & (IS_TRUMP[cards].sum(axis=1) <= needed)
+    return allowed
 
 
 def _plays(plays: pa.Table, keys: Ints, n: int, size: int) -> tuple[Ints, Ints]:
@@ -411,4 +413,5 @@ def _rotation_and_totals(game_of: Ints, dealer: Ints, scores: Ints, totals: Floa
     running = np.cumsum(scores, axis=0)
     start = np.searchsorted(game_of, game_of, "left")
     running -= np.where((start > 0)[:, None], running[np.maximum(start - 1, 0)], 0)
-    return ok & np.all(totals == running, axis=1)
+    matching: Bools = ok & np.all(totals == running, axis=1)
+    return matching

@@ -268,7 +268,8 @@ def with_column(table: pa.Table, name: str, values: list[Any]) -> pa.Table:
 
 def test_the_columns_prove_only_what_the_converter_writes(tmp_path: Path) -> None:
     """The check refuses rows that are not as the converter writes them, rather than trusting
-    them: a header the record path does not accept, other options, a deal missing or misnumbered,
+    them: a header the record path does not accept, other options, an abandoned deal (the record
+    path's alone), a deal missing or misnumbered,
     deals out of order (then nothing in the row group), other player counts (five players take the record
     path)."""
     records = [play((TAROT, n, {}, seed), deals=2) for n, seed in ((4, 1), (3, 2), (5, 3))]
@@ -279,6 +280,12 @@ def test_the_columns_prove_only_what_the_converter_writes(tmp_path: Path) -> Non
     other = [options[0].replace('"misere":false', '"misere":true'), *options[1:]]
     assert other[0] != options[0]
     assert list(prove_columns(replace(rows, games=with_column(rows.games, "options", other)))) == [
+        False,
+        True,
+        False,
+    ]
+    statuses = ["abandoned", *rows.deals.column("status").to_pylist()[1:]]
+    assert list(prove_columns(replace(rows, deals=with_column(rows.deals, "status", statuses)))) == [
         False,
         True,
         False,
@@ -299,3 +306,17 @@ def test_the_columns_prove_only_what_the_converter_writes(tmp_path: Path) -> Non
     swapped = [numbers[1], numbers[0], *numbers[2:]]
     unsorted = replace(rows, deals=with_column(rows.deals, "deal", swapped))
     assert not prove_columns(unsorted).any()  # rows out of order: nothing is proven
+
+
+def test_an_abandoned_deal_takes_the_record_path(tmp_path: Path) -> None:
+    """The columns cover played and annulled deals; a deal abandoned after the auction (no
+    cards, nothing scored) is left to the record path, which alone knows what to say of it."""
+    record = play((TAROT, 4, {}, 9), deals=2)
+    last = record["deals"][-1]
+    last["status"] = "abandoned"
+    for key in ("tricks", "discard"):
+        last.pop(key, None)
+    last["result"] = {"scores": [0, 0, 0, 0]}
+    last["totals"] = record["deals"][0]["totals"]
+    columnar, full, proven = both_ways(archive_of([record], str(tmp_path)))
+    assert proven == [False] and columnar == full

@@ -12,6 +12,7 @@ the record path on generated archives with injected faults.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -86,7 +87,8 @@ def prove_columns(rows: ColumnRows) -> Bools:
     )
     game_ok = rows.header_ok & options_ok
     keys = deal_keys(deals)
-    if not (is_sorted(game_ids) and is_sorted(keys) and all(is_sorted(deal_keys(t)) for t in _others(rows))):
+    joined = Joined(rows, deal_keys(rows.calls), deal_keys(rows.plays), deal_keys(rows.scores))
+    if not all(is_sorted(k) for k in (game_ids, keys, joined.call_keys, joined.play_keys, joined.score_keys)):
         return np.zeros(n_games, dtype=bool)
     first, count = row_ranges(keys >> 32, game_ids)
     game_ok &= count == ints(games, "n_deals")
@@ -98,15 +100,21 @@ def prove_columns(rows: ColumnRows) -> Bools:
         chosen = np.flatnonzero(covered)[players[owner] == n]
         if chosen.size:
             deal_ok[chosen] = _prove_deals(
-                n, rows, keys[chosen], deals.take(chosen), owner[players[owner] == n]
+                n, joined, keys[chosen], deals.take(chosen), owner[players[owner] == n]
             )
     bad = np.bincount(owner, weights=~deal_ok[covered], minlength=n_games)
     proven: Bools = game_ok & (bad == 0)
     return proven
 
 
-def _others(rows: ColumnRows) -> tuple[pa.Table, pa.Table, pa.Table]:
-    return rows.calls, rows.plays, rows.scores
+@dataclass(frozen=True)
+class Joined:
+    """The rows with the (game_id, deal) key of each calls, plays and scores row, computed once."""
+
+    rows: ColumnRows
+    call_keys: Ints
+    play_keys: Ints
+    score_keys: Ints
 
 
 def _default_options(text: str) -> bool:
@@ -119,7 +127,7 @@ def _ranks(count: Ints) -> Ints:
     return np.arange(int(count.sum())) - starts
 
 
-def _prove_deals(n: int, rows: ColumnRows, keys: Ints, deals: pa.Table, game_of: Ints) -> Bools:
+def _prove_deals(n: int, joined: Joined, keys: Ints, deals: pa.Table, game_of: Ints) -> Bools:
     """Each deal's verdict, for `n`-player deals (`game_of`: each deal's games row, in order)."""
     size, dog_size = HAND_SIZES[n], DOG_SIZES[n]
     k = deals.num_rows
@@ -137,14 +145,14 @@ def _prove_deals(n: int, rows: ColumnRows, keys: Ints, deals: pa.Table, game_of:
     petit_sec = np.any((TRUMP_OR_EXCUSE[hands].sum(axis=2) == 1) & np.any(hands == PETIT, axis=2), axis=1)
     ok &= petit_sec == annulled  # tarot.deal.petit-sec: the deal is annulled, and only then
 
-    bids, discard, calls_shape = _calls(rows.calls, keys, n, dog_size)
+    bids, discard, calls_shape = _calls(joined.rows.calls, joined.call_keys, keys, n, dog_size)
     contract, taker, auction_ok = _auction(bids, dealer, n)
     ok &= np.where(annulled, calls_shape == NONE, (calls_shape == EXACT) & auction_ok)
     takes = played & (contract > 0)
     needs_discard = takes & (contract <= GARDE)
     ok &= np.where(needs_discard, discard[:, 0] >= 0, discard[:, 0] == NO_DISCARD) | annulled
     ok &= ~needs_discard | _discard_ok(dealt, discard, taker, n)
-    cards, plays_shape = _plays(rows.plays, keys, n, size)
+    cards, plays_shape = _plays(joined.rows.plays, joined.play_keys, keys, n, size)
     ok &= np.where(takes, plays_shape == EXACT, plays_shape == NONE)
 
     scores = np.zeros((k, n), dtype=np.int64)
@@ -156,7 +164,7 @@ def _prove_deals(n: int, rows: ColumnRows, keys: Ints, deals: pa.Table, game_of:
         )  # fmt: skip
         ok[playing] &= legal
         scores[playing] = scored
-    written_ok, totals = _written_scores(rows.scores, keys, scores)
+    written_ok, totals = _written_scores(joined.rows.scores, joined.score_keys, keys, scores)
     verdicts: Bools = ok & written_ok & _rotation_and_totals(game_of, dealer, scores, totals, n)
     return verdicts
 
@@ -189,10 +197,10 @@ def _lengths(lists: pa.Array) -> Ints:
     )
 
 
-def _calls(calls: pa.Table, keys: Ints, n: int, dog_size: int) -> tuple[Ints, Ints, Ints]:
+def _calls(calls: pa.Table, call_keys: Ints, keys: Ints, n: int, dog_size: int) -> tuple[Ints, Ints, Ints]:
     """Each deal's bids (k, n) and discard (k, dog_size, NO_DISCARD when none) from the calls
     rows, and their shape: NONE, EXACT (n bids, then nothing or a whole discard) or OTHER."""
-    first, count = row_ranges(deal_keys(calls), keys)
+    first, count = row_ranges(call_keys, keys)
     kind = codes(calls.column("kind"), ("bid", "discard"))
     bid = codes(calls.column("value"), BIDS)
     card = codes(calls.column("value"), DECK.codes)
@@ -247,10 +255,10 @@ def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int) -> Bools:
     return allowed
 
 
-def _plays(plays: pa.Table, keys: Ints, n: int, size: int) -> tuple[Ints, Ints]:
+def _plays(plays: pa.Table, play_keys: Ints, keys: Ints, n: int, size: int) -> tuple[Ints, Ints]:
     """Each deal's cards (k, tricks, n) in the order played, and the shape of its plays rows:
     NONE, EXACT (every trick whole, in order) or OTHER."""
-    first, count = row_ranges(deal_keys(plays), keys)
+    first, count = row_ranges(play_keys, keys)
     per_deal = size * n
     shape = np.where(count == 0, NONE, OTHER)
     whole = np.flatnonzero(count == per_deal)
@@ -386,11 +394,11 @@ def _scores(
     return scores
 
 
-def _written_scores(scores: pa.Table, keys: Ints, computed: Ints) -> tuple[Bools, Floats]:
+def _written_scores(scores: pa.Table, score_keys: Ints, keys: Ints, computed: Ints) -> tuple[Bools, Floats]:
     """Whether each deal's written scores are the computed ones (no result only when every score
     is 0), and its running totals (k, n) as the scores rows give them."""
     k, n = computed.shape
-    first, count = row_ranges(deal_keys(scores), keys)
+    first, count = row_ranges(score_keys, keys)
     ok = count == n
     at = np.minimum(first[:, None] + np.arange(n), max(scores.num_rows - 1, 0))
     if scores.num_rows == 0:

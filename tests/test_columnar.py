@@ -82,7 +82,10 @@ BIDS = ["pass", "petite", "garde", "garde_sans", "garde_contre"]
 def mistake(record: dict[str, Any], data: st.DataObject) -> None:
     """One change of the kind a person typing a record makes, which still reads as a record: a
     card swapped, replaced or moved between tricks, hands, the dog and the discard; a bid, the
-    dealer, the status, a score or a total changed; two tricks swapped; a trick's cards rotated."""
+    dealer, the status, a score or a total changed; a bid added or dropped; a discarded card
+    played; two tricks swapped; a trick's cards rotated; a trick's leader or winner stated
+    (rightly or not); the taker's card points written; the last deal annulled or passed by all
+    (rightly or not, perhaps with a card changed)."""
     deal = data.draw(st.sampled_from(record["deals"]))
     codes = list(TAROT_CODES)
     groups = [("hands", i) for i in range(len(deal["hands"]))] + [("dog", None)]
@@ -102,9 +105,29 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
                 "rotate",
                 "stated",
                 "points",
+                "auction",
+                "discard",
+                "unplayed",
             ]
         )
     )
+    if kind == "unplayed":  # the last deal annulled, or passed by all, perhaps with a card changed
+        deal = record["deals"][-1]
+        for key in ("discard", "tricks", "announcements", "result", "totals"):
+            deal.pop(key, None)
+        if data.draw(st.booleans()):
+            deal["status"] = "annulled"
+            deal.pop("auction", None)
+        else:
+            deal["auction"] = ["pass"] * len(deal["hands"])
+        if data.draw(st.booleans()):
+            kind = "replace"
+            groups = [("hands", i) for i in range(len(deal["hands"]))] + [("dog", None)]
+    if kind == "discard" and deal.get("discard") and deal.get("tricks"):  # a discarded card played
+        kind, groups = (
+            "swap",
+            [("discard", None), ("tricks", data.draw(st.integers(0, len(deal["tricks"]) - 1)))],
+        )
     if kind in ("swap", "replace"):
         first = data.draw(st.sampled_from(groups))
         cards = _group(deal, first)
@@ -122,6 +145,11 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
         deal["auction"][data.draw(st.integers(0, len(deal["auction"]) - 1))] = data.draw(
             st.sampled_from(BIDS)
         )
+    elif kind == "auction" and deal.get("auction"):
+        if data.draw(st.booleans()):
+            deal["auction"].append(data.draw(st.sampled_from(BIDS)))
+        else:
+            deal["auction"].pop()
     elif kind == "dealer":
         deal["dealer"] = deal["dealer"] + data.draw(st.integers(1, len(deal["hands"])))
     elif kind == "status":
@@ -172,9 +200,9 @@ def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObje
     a seat, a score, a key): the columnar check proves none that the full replay objects to, and
     the findings of the whole archive are the full replay's."""
     record = play(game, deals=3)
-    copies = [orjson.loads(orjson.dumps(record)) for _ in range(8)]
+    copies = [orjson.loads(orjson.dumps(record)) for _ in range(12)]
     for number, copy in enumerate(copies):
-        if number < 6:
+        if number < 10:
             mistake(copy, data)
         else:
             mutate(copy, data, TAROT)

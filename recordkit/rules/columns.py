@@ -44,9 +44,9 @@ class ColumnRows:
     header_ok: Bools
 
 
-def ints(table: pa.Table, column: str, missing: int = -1) -> Ints:
-    """A column as int64, nulls as `missing`."""
-    return np.asarray(pc.fill_null(table.column(column), missing).to_numpy(), dtype=np.int64)
+def ints(table: pa.Table, column: str) -> Ints:
+    """A column as int64, nulls as -1."""
+    return _filled(table.column(column))
 
 
 def floats(table: pa.Table, column: str) -> Floats:
@@ -72,7 +72,8 @@ def codes(values: pa.ChunkedArray | pa.Array, words: list[str] | tuple[str, ...]
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
-def _filled(array: pa.Array) -> Ints:
+def _filled(array: pa.Array | pa.ChunkedArray) -> Ints:
+    """Integers as int64, nulls as -1."""
     return np.asarray(pc.fill_null(array, -1).to_numpy(zero_copy_only=False), dtype=np.int64)
 
 

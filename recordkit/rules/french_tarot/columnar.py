@@ -48,6 +48,7 @@ from recordkit.rules.french_tarot.cards import (
 )
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import BIDS, COEFFICIENTS
+from recordkit.rules.french_tarot.scoring import GARDE
 
 NONE, EXACT, OTHER = 0, 1, 2
 """The shape of a deal's calls or plays rows: none, exactly the expected ones, anything else."""
@@ -65,7 +66,7 @@ TRUMP_OR_EXCUSE = SUIT_OF >= TRUMP_SUIT
 PLAIN_NOT_KING = (SUIT_OF < TRUMP_SUIT) & ~IS_KING
 TARGET = np.array(TARGETS, dtype=np.int64)
 COEFFICIENT = np.array(COEFFICIENTS, dtype=np.int64)
-GARDE, GARDE_SANS = 2, 3
+GARDE_SANS = BIDS.index("garde_sans")
 DEFENCE_SLAM = DEFAULT_OPTIONS["defence_slam_bonus"]
 SUIT_8 = SUIT_OF.astype(np.int8)
 TRUMP_RANK = np.where(SUIT_OF == TRUMP_SUIT, np.arange(CARDS), -1).astype(np.int8)

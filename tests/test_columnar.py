@@ -25,11 +25,13 @@ from hypothesis import strategies as st
 
 from recordkit.archive.columnar import archive_items
 from recordkit.archive.convert import to_archive
+from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.rules.columns import COLUMNS, ColumnRows
 from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.columnar import prove_columns
-from recordkit.validate import RecordReport, Settings, findings
+from recordkit.sources import RawRecord
+from recordkit.validate import RecordReport, Settings, findings, validate_record
 from tests.test_properties import PROPERTY, play
 from tests.test_quick import _found, full_replays, mutate
 
@@ -83,7 +85,7 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
     """One change of the kind a person typing a record makes, which still reads as a record: a
     card swapped, replaced or moved between tricks, hands, the dog and the discard; a bid, the
     dealer, the status, a score or a total changed; a bid added or dropped; a discarded card
-    played; two tricks swapped; a trick's cards rotated; a trick's leader or winner stated
+    played, or one more or less discarded; two tricks swapped; a trick's cards rotated; a trick's leader or winner stated
     (rightly or not); the taker's card points written; the last deal annulled or passed by all
     (rightly or not, perhaps with a card changed)."""
     deal = data.draw(st.sampled_from(record["deals"]))
@@ -117,13 +119,19 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             deal.pop(key, None)
         if data.draw(st.booleans()):
             deal["status"] = "annulled"
-            deal.pop("auction", None)
+            if data.draw(st.booleans()):
+                deal.pop("auction", None)
         else:
             deal["auction"] = ["pass"] * len(deal["hands"])
         if data.draw(st.booleans()):
             kind = "replace"
             groups = [("hands", i) for i in range(len(deal["hands"]))] + [("dog", None)]
-    if kind == "discard" and deal.get("discard") and deal.get("tricks"):  # a discarded card played
+    if kind == "discard" and deal.get("discard") and data.draw(st.booleans()):  # one card more or less
+        cards = deal["discard"].split()
+        deal["discard"] = " ".join(
+            cards[:-1] if data.draw(st.booleans()) else [*cards, data.draw(st.sampled_from(codes))]
+        )
+    elif kind == "discard" and deal.get("discard") and deal.get("tricks"):  # a discarded card played
         kind, groups = (
             "swap",
             [("discard", None), ("tricks", data.draw(st.integers(0, len(deal["tricks"]) - 1)))],
@@ -178,6 +186,19 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
         deal["tricks"][i] = " ".join(cards[1:] + cards[:1])
 
 
+def rescored(record: dict[str, Any]) -> None:
+    """Write the scores and running totals the rules give for each deal as it now stands (a
+    recorder who counts right what was wrongly played), so that no fault hides behind a score."""
+    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
+    totals = [0] * len(record["players"])
+    for deal, replay in zip(record["deals"], report.replays, strict=False):
+        if replay is None or replay.scores is None or not isinstance(deal, dict):
+            return
+        deal["result"] = {"scores": list(replay.scores)}
+        totals = [total + score for total, score in zip(totals, replay.scores, strict=True)]
+        deal["totals"] = totals
+
+
 def _group(deal: dict[str, Any], where: tuple[str, int | None]) -> list[str]:
     key, index = where
     text = deal[key] if index is None else deal[key][index]
@@ -204,6 +225,8 @@ def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObje
     for number, copy in enumerate(copies):
         if number < 10:
             mistake(copy, data)
+            if number % 2:
+                rescored(copy)
         else:
             mutate(copy, data, TAROT)
     with tempfile.TemporaryDirectory() as folder:

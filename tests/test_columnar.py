@@ -219,7 +219,8 @@ def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObje
     """Copies of a generated record, each with one mistake that still reads as a record (most
     are rule violations the converter archives as they are) or one change anywhere (a card, a bid,
     a seat, a score, a key): the columnar check proves none that the full replay objects to, and
-    the findings of the whole archive are the full replay's."""
+    the findings of the whole archive are the full replay's. Half the mistaken copies are scored
+    by the rules (`rescored`), so that no fault hides behind a wrong score."""
     record = play(game, deals=3)
     copies = [orjson.loads(orjson.dumps(record)) for _ in range(12)]
     for number, copy in enumerate(copies):
@@ -371,3 +372,48 @@ def test_an_abandoned_deal_takes_the_record_path(tmp_path: Path) -> None:
     last["totals"] = record["deals"][0]["totals"]
     columnar, full, proven = both_ways(archive_of([record], str(tmp_path)))
     assert proven == [False] and columnar == full
+
+
+HEADER = {"format": "recordkit", "version": "1.0", "game": "french-tarot", "players": ["A", "B", "C", "D"]}
+
+
+def slam_record(scores: list[int], excuse_last: bool) -> dict[str, Any]:
+    """A garde sans in which seat 0, holding eighteen trumps (or seventeen and the Excuse, led to
+    the last trick), takes every trick without announcing the slam; the dog holds the other
+    trumps. The defenders hold plain cards only; seats 1 to 3 play CK, C10 and C9 last."""
+    codes = DECK.codes
+    trumps = [f"T{rank}" for rank in range(21, 4 if excuse_last else 3, -1)] + (["EX"] if excuse_last else [])
+    dog = ["T1", "T2", "T3", "T4" if excuse_last else "EX", "S1", "S2"]
+    plain = [code for code in codes[:56] if code not in dog and code not in ("CK", "C10", "C9")]
+    hands = [[*plain[0:17], "CK"], [*plain[17:34], "C10"], [*plain[34:51], "C9"]]
+    deal = {
+        "dealer": 3,
+        "hands": [" ".join(trumps), *(" ".join(hand) for hand in hands)],
+        "dog": " ".join(dog),
+        "auction": ["garde_sans", "pass", "pass", "pass"],
+        "tricks": [" ".join([trumps[t], *(hand[t] for hand in hands)]) for t in range(18)],
+        "result": {"scores": scores},
+        "totals": scores,
+    }
+    return {**HEADER, "deals": [deal]}
+
+
+def test_slams_are_left_to_the_record_path(tmp_path: Path) -> None:
+    """tarot.score.slam, tarot.excuse.slam: an unannounced slam (91 points, 3 bouts, garde sans:
+    (25 + 55) x 4 + 200 = 520 from each defender), also when the Excuse led to the last trick takes
+    it. The columns leave both to the record path, which finds the sheet that forgot the slam
+    (320 each; and with the Excuse lost in the last trick, 81 points and 2 bouts: (25 + 40) x 4)."""
+    records = [
+        slam_record([1560, -520, -520, -520], excuse_last=False),
+        slam_record([960, -320, -320, -320], excuse_last=False),
+        slam_record([1560, -520, -520, -520], excuse_last=True),
+        slam_record([780, -260, -260, -260], excuse_last=True),
+    ]
+    columnar, full, proven = both_ways(archive_of(records, str(tmp_path)))
+    assert proven == [False] * 4 and columnar == full
+    assert [[d.code for d in report[1]] for report in full] == [
+        [],
+        ["SCORE-MISMATCH"],
+        [],
+        ["SCORE-MISMATCH"],
+    ]

@@ -417,3 +417,21 @@ def test_slams_are_left_to_the_record_path(tmp_path: Path) -> None:
         [],
         ["SCORE-MISMATCH"],
     ]
+
+
+def test_a_discard_after_a_garde_sans_is_not_proven(tmp_path: Path) -> None:
+    """tarot.discard.*: only a petite or a garde takes the dog and discards. A generated garde
+    sans or garde contre given a discard of exactly the dog (so the play still holds together),
+    scored by the rules: the record path objects, and the columns do not prove it."""
+    record = next(r for r in (play((TAROT, 4, {}, seed), deals=4) for seed in range(200)) if _high_bid(r))
+    deal = next(
+        deal for deal in record["deals"] if set(deal.get("auction", [])) & {"garde_sans", "garde_contre"}
+    )
+    deal["discard"] = deal["dog"]
+    rescored(record)
+    columnar, full, proven = both_ways(archive_of([record], str(tmp_path)))
+    assert proven == [False] and columnar == full and full[0][1]
+
+
+def _high_bid(record: dict[str, Any]) -> bool:
+    return any(set(deal.get("auction", [])) & {"garde_sans", "garde_contre"} for deal in record["deals"])

@@ -476,3 +476,27 @@ def test_an_illegal_discard_is_never_proven(game: Any, data: st.DataObject) -> N
     with tempfile.TemporaryDirectory() as folder:
         columnar, full, proven = both_ways(archive_of([record], folder))
     assert columnar == full and not (proven[0] and full[0][1])
+
+
+@MANY
+@given(tarot_games, st.data())
+def test_a_card_played_twice_is_never_proven(game: Any, data: st.DataObject) -> None:
+    """tarot.play.held: a seat's card written again in a later trick in place of another of its
+    cards, scored by the rules: the columns prove none the record path objects to."""
+    record = play(game, deals=2)
+    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
+    deal, replay = record["deals"][0], report.replays[0]
+    if replay is None or len(replay.state.tricks) < 2:
+        return
+    tricks = replay.state.tricks
+    first, later = sorted(
+        data.draw(st.lists(st.integers(0, len(tricks) - 1), min_size=2, max_size=2, unique=True))
+    )
+    seat = data.draw(st.integers(0, len(deal["hands"]) - 1))
+    cards = deal["tricks"][later].split()
+    cards[tricks[later].seats.index(seat)] = DECK.codes[tricks[first].cards[tricks[first].seats.index(seat)]]
+    deal["tricks"][later] = " ".join(cards)
+    rescored(record)
+    with tempfile.TemporaryDirectory() as folder:
+        columnar, full, proven = both_ways(archive_of([record], folder))
+    assert columnar == full and not (proven[0] and full[0][1])

@@ -479,10 +479,14 @@ def test_an_illegal_discard_is_never_proven(game: Any, data: st.DataObject) -> N
 
 
 @MANY
-@given(tarot_games, st.data())
-def test_a_card_played_twice_is_never_proven(game: Any, data: st.DataObject) -> None:
-    """tarot.play.held: a seat's card written again in a later trick in place of another of its
-    cards, scored by the rules: the columns prove none the record path objects to."""
+@given(tarot_games, st.data(), st.booleans())
+def test_a_card_played_twice_or_out_of_turn_is_never_proven(
+    game: Any, data: st.DataObject, twice: bool
+) -> None:
+    """tarot.play.held, .follow, .trump, .overtrump: a seat's card written again in a later trick
+    in place of another of its cards, or two of its cards swapped between tricks (so every card
+    is still its own: only the rules of play can be broken), scored by the rules: the columns
+    prove none the record path objects to."""
     record = play(game, deals=2)
     report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
     deal, replay = record["deals"][0], report.replays[0]
@@ -493,9 +497,13 @@ def test_a_card_played_twice_is_never_proven(game: Any, data: st.DataObject) -> 
         data.draw(st.lists(st.integers(0, len(tricks) - 1), min_size=2, max_size=2, unique=True))
     )
     seat = data.draw(st.integers(0, len(deal["hands"]) - 1))
-    cards = deal["tricks"][later].split()
-    cards[tricks[later].seats.index(seat)] = DECK.codes[tricks[first].cards[tricks[first].seats.index(seat)]]
-    deal["tricks"][later] = " ".join(cards)
+    early, late = deal["tricks"][first].split(), deal["tricks"][later].split()
+    i, j = tricks[first].seats.index(seat), tricks[later].seats.index(seat)
+    if twice:
+        late[j] = early[i]
+    else:
+        early[i], late[j] = late[j], early[i]
+    deal["tricks"][first], deal["tricks"][later] = " ".join(early), " ".join(late)
     rescored(record)
     with tempfile.TemporaryDirectory() as folder:
         columnar, full, proven = both_ways(archive_of([record], folder))

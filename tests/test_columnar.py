@@ -508,3 +508,30 @@ def test_a_card_played_twice_or_out_of_turn_is_never_proven(
     with tempfile.TemporaryDirectory() as folder:
         columnar, full, proven = both_ways(archive_of([record], folder))
     assert columnar == full and not (proven[0] and full[0][1])
+
+
+def test_an_undertrump_is_never_proven(tmp_path: Path) -> None:
+    """tarot.play.overtrump: seat 1, holding T20, plays T5 on the taker's T6 (a garde sans, scored
+    by the rules); the record path reports it, and the columns do not prove the record."""
+    taker = ["T6", "T21", "T4", *(f"T{rank}" for rank in range(7, 20)), "CK", "C1"]
+    lows = ["C2", "C3", "C4", "C5", "C6", "C7"]
+    dog = ["T1", "T2", "T3", "EX", "S1", "S2"]
+    plain = [code for code in DECK.codes[:56] if code not in {*dog, *taker, *lows}]
+    hands = [
+        taker,
+        ["T5", "T20", *plain[:14], *lows[:2]],
+        [*plain[14:30], *lows[2:4]],
+        [*plain[30:46], *lows[4:]],
+    ]
+    deal = {
+        "dealer": 3,
+        "hands": [" ".join(hand) for hand in hands],
+        "dog": " ".join(dog),
+        "auction": ["garde_sans", "pass", "pass", "pass"],
+        "tricks": [" ".join(hand[t] for hand in hands) for t in range(18)],
+    }
+    record = {**HEADER, "deals": [deal]}
+    rescored(record)
+    columnar, full, proven = both_ways(archive_of([record], str(tmp_path)))
+    assert proven == [False] and columnar == full
+    assert [d.code for d in full[0][1]] == ["TAROT-OVERTRUMP"]

@@ -29,7 +29,7 @@ from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.rules.columns import COLUMNS, ColumnRows
 from recordkit.rules.french_tarot.cards import DECK
-from recordkit.rules.french_tarot.columnar import prove_columns
+from recordkit.rules.french_tarot.columnar import _scores, prove_columns
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, findings, validate_record
 from tests.test_properties import PROPERTY, play
@@ -83,7 +83,8 @@ BIDS = ["pass", "petite", "garde", "garde_sans", "garde_contre"]
 
 def mistake(record: dict[str, Any], data: st.DataObject) -> None:
     """One change of the kind a person typing a record makes, which still reads as a record: a
-    card swapped, replaced or moved between tricks, hands, the dog and the discard; a bid, the
+    card swapped, replaced, dropped, added or moved between tricks, hands, the dog and the
+    discard; a bid, the
     dealer, the status, a score or a total changed; a bid added or dropped; a discarded card
     played, or one more or less discarded; two tricks swapped; a trick's cards rotated; a trick's leader or winner stated
     (rightly or not); the taker's card points written; the last deal annulled or passed by all
@@ -143,7 +144,13 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
         cards = _group(deal, first)
         i = data.draw(st.integers(0, len(cards) - 1))
         if kind == "replace":
-            cards[i] = data.draw(st.sampled_from(codes))
+            change = data.draw(st.integers(0, 5))  # a card replaced, now and then one dropped or added
+            if change == 0:
+                cards.pop(i)
+            elif change == 1:
+                cards.insert(i, data.draw(st.sampled_from(codes)))
+            else:
+                cards[i] = data.draw(st.sampled_from(codes))
         else:
             second = data.draw(st.sampled_from(groups))
             other = _group(deal, second) if second != first else cards
@@ -535,3 +542,19 @@ def test_an_undertrump_is_never_proven(tmp_path: Path) -> None:
     columnar, full, proven = both_ways(archive_of([record], str(tmp_path)))
     assert proven == [False] and columnar == full
     assert [d.code for d in full[0][1]] == ["TAROT-OVERTRUMP"]
+
+
+def test_the_defence_slam_costs_the_attack(tmp_path: Path) -> None:
+    """tarot.score.slam: a garde whose taker (seat 0) wins no trick; the discard (six low cards,
+    6 half points) is the attack's whole count: 0 bouts, 3 points against 56, diff 53, so
+    S = -(25 + 53) x 2 - 200 (the defence's slam bonus) = -356 for each defender to receive (the
+    winners are given, not played out)."""
+    k, tricks, n = 1, 18, 4
+    order = [c for c in range(78) if c not in range(6)]  # cards 0-5 (S1-S6) are the discard
+    cards = np.array(order[:72]).reshape(k, tricks, n)
+    seats = np.tile((1 + np.arange(n)) % n, (k, tricks, 1))  # seat 1 leads and wins every trick
+    winners = np.ones((k, tricks), dtype=np.int64)
+    dog = np.zeros((k, 78), dtype=bool)
+    dog[0, order[72:]] = True
+    scores = _scores(cards, seats, winners, np.array([0]), np.array([2]), np.arange(6)[None, :], dog, n)
+    assert scores.tolist() == [[-3 * 356, 356, 356, 356]]

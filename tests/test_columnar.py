@@ -28,7 +28,7 @@ from recordkit.archive.convert import to_archive
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.rules.columns import COLUMNS, ColumnRows
-from recordkit.rules.french_tarot.cards import DECK
+from recordkit.rules.french_tarot.cards import DECK, EXCUSE
 from recordkit.rules.french_tarot.columnar import _scores, prove_columns
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, findings, validate_record
@@ -558,3 +558,28 @@ def test_the_defence_slam_costs_the_attack(tmp_path: Path) -> None:
     dog[0, order[72:]] = True
     scores = _scores(cards, seats, winners, np.array([0]), np.array([2]), np.arange(6)[None, :], dog, n)
     assert scores.tolist() == [[-3 * 356, 356, 356, 356]]
+
+
+def test_the_excuse_in_the_last_trick_goes_to_its_winner(tmp_path: Path) -> None:
+    """tarot.excuse.last-trick (default `to_trick_winner`): the taker's Excuse played to the last
+    trick, which a defender wins, is the defence's. A generated record with such a deal is proven
+    column by column, so the columns count it as the rules do."""
+    record = next(
+        r for r in (play((TAROT, 4, {}, seed), deals=4) for seed in range(400)) if _excuse_lost_last(r)
+    )
+    columnar, full, proven = both_ways(archive_of([record], str(tmp_path)))
+    assert proven == [True] and columnar == full and not full[0][1]
+
+
+def _excuse_lost_last(record: dict[str, Any]) -> bool:
+    if any(deal.get("announcements") for deal in record["deals"]):
+        return False
+    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
+    for replay in report.replays:
+        state = replay.state if replay is not None else None
+        if state is None or not state.tricks or state.taker is None:
+            continue
+        last = state.tricks[-1]
+        if EXCUSE in last.cards and last.seats[last.cards.index(EXCUSE)] == state.taker != last.winner:
+            return True
+    return False

@@ -182,7 +182,12 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
         deal["result"]["points"] = data.draw(st.sampled_from([0, 41, 41.5, 60, 91]))
     elif kind in ("score", "total") and deal.get("result" if kind == "score" else "totals"):
         numbers = deal["result"]["scores"] if kind == "score" else deal["totals"]
-        numbers[data.draw(st.integers(0, len(numbers) - 1))] += data.draw(st.sampled_from([1, -1, 10, 0.5]))
+        if data.draw(st.integers(0, 4)):
+            numbers[data.draw(st.integers(0, len(numbers) - 1))] += data.draw(
+                st.sampled_from([1, -1, 10, 0.5])
+            )
+        else:  # one number too many
+            numbers.append(0)
     elif kind == "tricks" and len(deal.get("tricks", [])) > 1:
         i, j = (
             data.draw(st.integers(0, len(deal["tricks"]) - 1)),

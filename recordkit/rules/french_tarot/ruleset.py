@@ -579,15 +579,11 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
     def as_written(self, table: Table, deal: dict[str, Any], state: TarotState, calls: list[Action]) -> bool:
         """The auction, discard and tricks written as bare words and codes (no seats, leaders,
-        winners, card points, call or announcements) and one score and total a seat, so that
-        the calls, plays and scores rows hold them all, in the same order."""
+        winners or card points; a call or announcements are rows the written list lacks) and one
+        score and total a seat, so that the calls, plays and scores rows hold them all, in order."""
         tricks, auction = deal.get("tricks", []), deal.get("auction", [])
         result, discard = deal.get("result"), deal.get("discard")
-        if (
-            deal.get("call") is not None
-            or deal.get("announcements")
-            or (discard is not None and type(discard) is not str)
-        ):
+        if discard is not None and type(discard) is not str:
             return False
         if any(type(t) is not str for t in tricks) or any(type(a) is not str for a in auction):
             return False

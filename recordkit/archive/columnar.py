@@ -47,16 +47,19 @@ def archive_items(archive: Path, settings: Settings, parse: bool = True) -> Iter
             tables = {
                 name: files[name].read_row_group(group, columns=columns) for name, columns in COLUMNS.items()
             }
-            games = tables["games"]
             proven = _proven(tables, settings)
-            deals = None if proven.all() else _deal_texts(files["deals"], group)
-            for row, game_id in enumerate(games.column("game_id").to_pylist()):
+            games = {
+                name: tables["games"].column(name).to_pylist() for name in ("game_id", "n_deals", "record")
+            }
+            deals = {} if proven.all() else _deal_texts(files["deals"], group)
+            del tables
+            pa.default_memory_pool().release_unused()  # keeps memory flat from row group to row group
+            for game_id, n_deals, envelope, clean in zip(*games.values(), proven, strict=True):
                 location = Location(file=str(archive), record=game_id + 1)
-                if proven[row]:
-                    yield RecordReport(location, deal_count=games.column("n_deals")[row].as_py())
+                if clean:
+                    yield RecordReport(location, deal_count=n_deals)
                     continue
-                assert deals is not None
-                record = orjson.loads(games.column("record")[row].as_py())
+                record = orjson.loads(envelope)
                 record["deals"] = [orjson.loads(text) for text in deals.get(game_id, [])]
                 yield RawRecord(record, location) if parse else RawLine(orjson.dumps(record), location)
 

@@ -93,17 +93,17 @@ def prove_columns(rows: ColumnRows) -> Bools:
         return np.zeros(n_games, dtype=bool)
     first, count = row_ranges(keys >> 32, game_ids)
     game_ok &= count == ints(games, "n_deals")
-    owner = np.repeat(np.arange(n_games), count)  # each deal's games row (deals of unknown games: none)
+    game_row = np.repeat(np.arange(n_games), count)  # each deal's games row (deals of unknown games: none)
     covered = np.zeros(deals.num_rows, dtype=bool)
     covered[first.repeat(count) + _ranks(count)] = True
     deal_ok = np.zeros(deals.num_rows, dtype=bool)
     for n in PLAYERS:
-        chosen = np.flatnonzero(covered)[players[owner] == n]
+        chosen = np.flatnonzero(covered)[players[game_row] == n]
         if chosen.size:
             deal_ok[chosen] = _prove_deals(
-                n, joined, keys[chosen], deals.take(chosen), owner[players[owner] == n]
+                n, joined, keys[chosen], deals.take(chosen), game_row[players[game_row] == n]
             )
-    bad = np.bincount(owner, weights=~deal_ok[covered], minlength=n_games)
+    bad = np.bincount(game_row, weights=~deal_ok[covered], minlength=n_games)
     proven: Bools = game_ok & (bad == 0)
     return proven
 

@@ -72,6 +72,11 @@ def codes(values: pa.ChunkedArray | pa.Array, words: list[str] | tuple[str, ...]
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
+def list_lengths(lists: pa.Array) -> Ints:
+    """Each list's length, 0 for a null."""
+    return _filled(pc.list_value_length(lists)).clip(min=0)
+
+
 def _filled(array: pa.Array | pa.ChunkedArray) -> Ints:
     """Integers as int64, nulls as -1."""
     return np.asarray(pc.fill_null(array, -1).to_numpy(zero_copy_only=False), dtype=np.int64)

@@ -31,6 +31,7 @@ from recordkit.rules.columns import (
     floats,
     ints,
     is_sorted,
+    list_lengths,
     row_ranges,
 )
 from recordkit.rules.french_tarot.cards import (
@@ -179,8 +180,8 @@ def _cards_of(column: pa.ChunkedArray, groups: int | None, size: int) -> Ints:
     if groups is None:
         counts, inner = np.ones(k, dtype=np.int64), lists
     else:
-        counts, inner = _lengths(lists), lists.flatten()
-    lengths = _lengths(inner)
+        counts, inner = list_lengths(lists), lists.flatten()
+    lengths = list_lengths(inner)
     ids = codes(inner.flatten(), DECK.codes)
     row_of_group = np.repeat(np.arange(k), counts)
     row_ok = counts == (groups or 1)
@@ -189,13 +190,6 @@ def _cards_of(column: pa.ChunkedArray, groups: int | None, size: int) -> Ints:
     if row_ok.any():
         out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, groups or 1, size)
     return out
-
-
-def _lengths(lists: pa.Array) -> Ints:
-    """Each list's length, 0 for a null."""
-    return np.asarray(
-        pc.fill_null(pc.list_value_length(lists), 0).to_numpy(zero_copy_only=False), dtype=np.int64
-    )
 
 
 def _calls(calls: pa.Table, call_keys: Ints, keys: Ints, n: int, dog_size: int) -> tuple[Ints, Ints, Ints]:

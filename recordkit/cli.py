@@ -100,6 +100,10 @@ def _validator(settings: Settings, jobs: int, scheduler: str | None) -> Iterator
         yield lambda paths: validate_on_cluster(paths, settings, client)
 
 
+TALLY = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "notes"}
+COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
 def _validate(
     paths: list[str], check: Validator, settings: Settings, output: str, quiet: bool, violations: bool
 ) -> None:
@@ -107,7 +111,7 @@ def _validate(
     if violations:
         _write_violations(paths, check)
     files: set[str | None] = set()
-    counts = {"records": 0, "deals": 0, "errors": 0, "warnings": 0}
+    counts = {"records": 0, "deals": 0, "errors": 0, "warnings": 0, "notes": 0}
     unusable = False
     for item in check(paths):
         diagnostics = [item] if isinstance(item, Diagnostic) else item.diagnostics
@@ -118,13 +122,14 @@ def _validate(
         for diagnostic in diagnostics:
             files.add(diagnostic.location.file)
             unusable |= diagnostic.unusable
-            counts["errors" if diagnostic.severity == Severity.ERROR else "warnings"] += 1
+            counts[TALLY[diagnostic.severity]] += 1
             if not quiet:
                 _print_diagnostic(diagnostic, output)
     failed = counts["errors"] > 0 or (settings.strict and counts["warnings"] > 0)
     summary = (
         f"{len(files)} file(s), {counts['records']} record(s), {counts['deals']} deal(s): "
         f"{counts['errors']} error(s), {counts['warnings']} warning(s)"
+        + (f", {counts['notes']} note(s) of what could not be checked" if counts["notes"] else "")
     )
     if output == "text":
         err.print(("[red]" if failed else "[green]") + summary)
@@ -147,7 +152,7 @@ def _print_diagnostic(diagnostic: Diagnostic, output: str) -> None:
     if output == "jsonl":
         sys.stdout.write(orjson.dumps(diagnostic.as_dict()).decode() + "\n")
     else:
-        colour = "red" if diagnostic.severity == Severity.ERROR else "yellow"
+        colour = COLOURS[diagnostic.severity]
         out.print(f"[{colour}]{escape(diagnostic.text())}[/{colour}]", markup=True)
 
 

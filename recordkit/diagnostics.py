@@ -8,10 +8,12 @@ from typing import Any
 
 
 class Severity(StrEnum):
-    """An error breaks a rule or makes input unusable; a warning is suspicious but not illegal."""
+    """An error breaks a rule or makes input unusable; a warning is suspicious but not illegal;
+    a note says what the record left unchecked (a partial record) and never fails validation."""
 
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"
 
 
 # Codes that mean the input could not be read as records at all: the validator exits 2 for them.

@@ -6,8 +6,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from recordkit.derive import derive, held_to, run, sheet_note
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Action, DealLike, Ruleset, Table
+from recordkit.rules.base import Action, Completion, DealLike, Ruleset, Table
 
 
 @dataclass(slots=True)
@@ -20,6 +21,10 @@ class DealReplay:
     scores: list[int | float] | None = None
     actions: list[Action] = field(default_factory=list)
     """The deal's actions as replayed, each non-play action with the seat that made it."""
+    completion: Completion | None = None
+    """For a deal whose record leaves dealt cards out: the deal as replayed, with them derived."""
+    sheet: bool = False
+    """True for a score-sheet deal: scored from its written facts, with nothing to replay."""
 
     @property
     def replayed(self) -> bool:
@@ -31,7 +36,15 @@ def steps(
     ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any
 ) -> Iterator[tuple[Action | None, list[Violation], Any]]:
     """Replay a deal step by step: first (None, deal problems, state), then each action with the
-    violations it caused and the state after it. Nothing is yielded if the deal cannot be compiled."""
+    violations it caused and the state after it. Nothing is yielded if the deal cannot be compiled
+    or is a score sheet's line; the dealt cards a record leaves out are derived from its play."""
+    if ruleset.is_sheet(deal):
+        return
+    completion, problems = derive(ruleset, table, deal)
+    if problems:
+        return
+    if completion is not None:
+        deal = completion.deal
     actions, problems = ruleset.compile(table, deal)
     if any(p.severity == Severity.ERROR for p in problems):
         return
@@ -46,23 +59,41 @@ def replay_deal(
 ) -> DealReplay:
     """Replay a whole deal: legality of every action, then its score against the score sheet.
 
-    `before` is the running totals before the deal, when known."""
+    `before` is the running totals before the deal, when known. A deal whose record leaves dealt
+    cards out is replayed with them derived from its play; a score-sheet deal is scored from the
+    facts it gives."""
+    if ruleset.is_sheet(deal):
+        return _sheet_deal(ruleset, table, deal, before)
+    completion, problems = derive(ruleset, table, deal)
+    if problems:
+        return DealReplay(None, problems)
+    if completion is not None:
+        deal = completion.deal
     actions, problems = ruleset.compile(table, deal)
     if any(p.severity == Severity.ERROR for p in problems):
         return DealReplay(None, problems)
     state, found = ruleset.start(table, deal, before)
     problems += found
-    for action in actions:
-        if action.seat is None and action.kind != "play":
-            turn = ruleset.turn(state)
-            action.seat = turn.seat if turn is not None else None
-        problems += ruleset.advance(state, action)
+    problems += run(ruleset, state, actions)
     problems += ruleset.finish(state)
     scores = ruleset.score(state)
     if scores is not None:
         problems += check_scores(ruleset, deal, scores)
         problems += ruleset.result_checks(state, deal)
-    return DealReplay(state, problems, scores, actions)
+    if completion is not None:
+        problems = held_to(ruleset, completion, problems)
+    return DealReplay(state, problems, scores, actions, completion)
+
+
+def _sheet_deal(
+    ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any, before: Sequence[int | float] | None
+) -> DealReplay:
+    """A score sheet's line: its scores by the rules from the facts written, checked against
+    the scores written."""
+    scores, problems = ruleset.sheet_scores(table, deal, before)
+    if scores is not None:
+        problems += check_scores(ruleset, deal, scores)
+    return DealReplay(None, [*problems, sheet_note()], scores, sheet=True)
 
 
 def check_scores(

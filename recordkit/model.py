@@ -32,9 +32,9 @@ from pydantic_core import CoreSchema, PydanticCustomError
 from recordkit.cards import PLAIN_GROUP, Deck, split_codes
 
 FORMAT_NAME = "recordkit"
-FORMAT_VERSION = "1.0"
+FORMAT_VERSION = "1.1"
 FORMAT_MAJOR = 1
-FORMAT_MINOR = 0
+FORMAT_MINOR = 1
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
 
@@ -69,6 +69,11 @@ CardText = Annotated[str, BeforeValidator(_join_codes, json_schema_input_type=st
 
 CardCode = Annotated[str, BeforeValidator(_one_code)]
 """One card code."""
+
+Hands = list[CardText | None] | None
+"""The hands as dealt, seat 0 first; a hand the record does not know is null, and a deal that
+knows none leaves `hands` out: the replay derives them from the play (spec/FORMAT.md, "Partial
+records")."""
 
 
 def _whole_if_integral(value: Any) -> Any:
@@ -243,9 +248,11 @@ def canonical_code(deck: Deck, code: str) -> str:
     return deck.codes[found] if found is not None else code
 
 
-def canonical_groups(deck: Deck, groups: list[str]) -> list[str]:
-    """Card groups (the hands) with every known code in canonical spelling."""
-    return groups if _all_canonical(deck, groups) else [canonical_cards(deck, group) for group in groups]
+def canonical_groups(deck: Deck, groups: list[str | None] | None) -> list[str | None] | None:
+    """Card groups (the hands) with every known code in canonical spelling; unknown ones (None) kept."""
+    if groups is None or (None not in groups and _all_canonical(deck, groups)):  # type: ignore[arg-type]
+        return groups
+    return [None if group is None else canonical_cards(deck, group) for group in groups]
 
 
 def _all_canonical(deck: Deck, groups: list[str] | list[str | Trick]) -> bool:

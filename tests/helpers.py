@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from recordkit.codec import to_data
-from recordkit.diagnostics import Diagnostic, Location
+from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.quick import clean_deals
@@ -38,13 +38,14 @@ def codes_of(data: Any, strict: bool = True) -> list[str]:
 
 
 def file_codes(path: Path, strict: bool = True) -> set[str]:
-    """The codes raised by every record of a file (the same with and without the fast path)."""
+    """The codes of the errors and warnings raised by every record of a file (the same with and
+    without the fast path); notes of what a partial record leaves unchecked are not findings."""
     codes: set[str] = set()
     full = list(validate_paths([str(path)], Settings(strict=strict)))
     fast = list(validate_paths([str(path)], Settings(strict=strict), findings_only=True))
     assert [_found(item) for item in fast] == [_found(item) for item in full]
     for item in full:
-        codes |= {d.code for d in _found(item)}
+        codes |= {d.code for d in _found(item) if d.severity != Severity.INFO}
     return codes
 
 

@@ -117,7 +117,7 @@ def test_files_carry_version_and_options_metadata(tmp_path: Path) -> None:
     to_archive([str(write_jsonl(tmp_path / "a.jsonl", [generated(4, 1, options={"misere": True})]))], archive)
     metadata = pq.ParquetFile(archive / "plays" / "part-00000.parquet").metadata.metadata
     assert metadata[b"recordkit.archive_version"] == b"2"
-    assert metadata[b"recordkit.record_format"] == b"1.0"
+    assert metadata[b"recordkit.record_format"] == b"1.1"
     assert metadata[b"recordkit.tool"].startswith(b"recordkit ")
     assert orjson.loads(metadata[b"recordkit.options"])["french-tarot"][0].count('"misere":true') == 1
 

@@ -100,11 +100,25 @@ class Table:
     deck: Deck
 
 
+@dataclass(slots=True)
+class Completion:
+    """A deal whose record leaves dealt cards out, with them derived from its play
+    (`Ruleset.complete`): what was derived, and which checks that leaves without their facts."""
+
+    deal: Any
+    """The deal with every group it could derive written in, as if it had been recorded."""
+    derived: list[str] = field(default_factory=list)
+    """The paths of the groups written in (`hands[1]`, `dog`), as the record would hold them."""
+    unchecked: dict[tuple[str, int | None], str] = field(default_factory=dict)
+    """Each check that could not run, as (code, seat: None for every seat), with the fact the
+    record does not give; its findings are dropped, since they would rest on a guess."""
+
+
 class DealLike(Protocol):
     """The fields every game's deal model has; the engine and the validator use only these."""
 
     dealer: int
-    hands: list[str]
+    hands: list[str | None] | None
     auction: list[Call]
     tricks: list[str | Trick]
     status: Status
@@ -116,6 +130,7 @@ class DealState(Protocol):
     """What the engine and the viewer read from any game's state."""
 
     tricks: list[PlayedTrick]
+    current: PlayedTrick | None
 
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -263,6 +278,44 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
             return table.deck.codes[action.value]
         return str(action.value)
 
+    # --- partial records: what the record leaves out (spec/FORMAT.md, "Partial records") --------
+
+    check_names: ClassVar[dict[str, str]] = {}
+    """Plain words for this game's checks that a partial record can leave unchecked (by code),
+    for the note that says so: "the Petit sec"."""
+
+    def unknown(self, table: Table, deal: DealT) -> list[str]:
+        """The paths of the dealt groups the record leaves out (`hands[2]`, `dog`), which the
+        replay derives from the play; [] for a deal written whole. Games with other dealt groups
+        than the hands add them."""
+        return missing_hands(table, deal)
+
+    def blank(self, table: Table, deal: DealT) -> DealT:
+        """The deal with every group it leaves out written empty: the replay of it finds who
+        played each card (leaders and winners by the rules), whatever it says of the hands."""
+        hands = deal.hands or [None] * table.players  # type: ignore[attr-defined]
+        return deal.model_copy(update={"hands": [hand or "" for hand in hands]})
+
+    def complete(self, table: Table, deal: DealT, played: list[list[int]], state: StateT) -> Completion:
+        """The deal with the groups it leaves out derived from `played`, the cards each seat
+        played (`state` is the replay of `blank` that found them). Each unknown hand is the cards
+        its seat played; unless every card of the deck was played, hand sizes and the cards dealt
+        to nobody cannot be checked. Games with other dealt groups, or cards that are not all
+        played, say more."""
+        return complete_hands(table, deal, played, sum(map(len, played)) == len(table.deck))
+
+    def is_sheet(self, deal: DealT) -> bool:
+        """Whether the deal is a score sheet's line only (no cards, no calls): its scores are
+        checked from the facts written in its result (`sheet_scores`)."""
+        return False
+
+    def sheet_scores(
+        self, table: Table, deal: DealT, before: Sequence[int | float] | None = None
+    ) -> tuple[list[int | float] | None, list[Violation]]:
+        """A score-sheet deal's scores by the rules, from the facts its result gives, with every
+        fact that breaks a rule (None when the facts do not determine them)."""
+        return None, []
+
     @abstractmethod
     def deal_random(self, table: Table, dealer: int, rng: random.Random) -> DealT:
         """A freshly shuffled deal (hands and any dog or kitty, no actions yet)."""
@@ -296,6 +349,43 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """True once the match is decided (`last` is the final state of the deal that gave these
         totals, when it was replayed); games played over a fixed number of deals never end."""
         return False
+
+
+def missing_hands(table: Table, deal: Any) -> list[str]:
+    """The paths of the hands a deal leaves out: all of them when it has no `hands`, else each
+    one written as null."""
+    hands = deal.hands
+    if hands is None:
+        return [f"hands[{seat}]" for seat in range(table.players)]
+    return [f"hands[{seat}]" for seat, hand in enumerate(hands) if hand is None]
+
+
+def dealt_hands(deal: Any) -> list[str]:
+    """A deal's hands as the replay reads them: the engine has derived every hand the record
+    leaves out (`Completion`), so one still unknown here has no cards to show (empty)."""
+    return [hand or "" for hand in deal.hands or []]
+
+
+HAND_CHECKS = ("DEAL-HAND-SIZE", "DEAL-MISSING-CARD")
+"""The deal checks that need every card of each hand: not run on hands known only in part."""
+
+
+def complete_hands(table: Table, deal: Any, played: list[list[int]], whole: bool) -> Completion:
+    """The deal with each hand it leaves out written as the cards its seat played (`whole`:
+    those are the whole hand; otherwise the hand sizes and the deck's count are left unchecked)."""
+    deck = table.deck
+    hands = list(deal.hands or [None] * table.players)
+    hands += [None] * (table.players - len(hands))
+    derived: list[str] = []
+    for seat, hand in enumerate(hands):
+        if hand is None:
+            hands[seat] = deck.format(sorted(played[seat]))
+            derived.append(f"hands[{seat}]")
+    why = "the hands are known only from the cards played"
+    unchecked: dict[tuple[str, int | None], str] = {}
+    if derived and not whole:
+        unchecked = {(code, None): why for code in HAND_CHECKS}
+    return Completion(deal.model_copy(update={"hands": hands}), derived, unchecked)
 
 
 def at(violation: Violation, **where: Any) -> Violation:

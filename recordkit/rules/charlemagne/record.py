@@ -11,6 +11,7 @@ from recordkit.model import (
     Call,
     CardCode,
     CardText,
+    Hands,
     Note,
     Points,
     RecordBase,
@@ -82,7 +83,9 @@ class CharlemagneDeal(Strict):
     """One deal of Charlemagne, in the order things happen at the table."""
 
     dealer: Seat
-    hands: list[CardText]
+    hands: Hands = Field(
+        None, description="The hands as dealt; left out, or null for a seat, when not known."
+    )
     kitty: CardText | None = Field(None, description="Standard game: the two cards dealt face down.")
     auction: list[Call] = Field(default_factory=list)
     partner_card: CardCode | None = Field(

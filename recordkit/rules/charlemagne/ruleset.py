@@ -22,6 +22,7 @@ from recordkit.rules.base import (
     Turn,
     at,
     card_list,
+    dealt_hands,
     deck_integrity,
     incomplete,
     size_check,
@@ -101,7 +102,7 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         variant = table.options.variant
         deck = DECKS[variant]
         problems: list[Violation] = []
-        hands = [card_list(deck, hand, "", "")[0] for hand in deal.hands]
+        hands = [card_list(deck, hand, "", "")[0] for hand in dealt_hands(deal)]
         kitty = card_list(deck, deal.kitty or "", "", "")[0]
         if len(hands) != PLAYERS:
             problems.append(

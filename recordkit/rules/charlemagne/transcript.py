@@ -14,7 +14,7 @@ from dataclasses import replace
 from recordkit.cards import Deck
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_codes
-from recordkit.rules.base import Action, Table, add_card, card_list, unknown_card
+from recordkit.rules.base import Action, Table, add_card, card_list, dealt_hands, unknown_card
 from recordkit.rules.charlemagne.auction import winning_call
 from recordkit.rules.charlemagne.bids import DEFENCE_CALLS, INDEX, LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, SUIT_LETTERS
@@ -34,7 +34,7 @@ def compile_deal(
     variant = table.options.variant
     deck = DECKS[variant]
     problems: list[Violation] = []
-    for index, hand in enumerate(deal.hands):
+    for index, hand in enumerate(dealt_hands(deal)):
         problems += card_list(deck, hand, f"hands[{index}]", f"seat {index}'s hand")[1]
     if deal.kitty is not None:
         problems += card_list(deck, deal.kitty, "kitty", "the kitty")[1]

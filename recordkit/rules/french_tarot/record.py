@@ -10,6 +10,7 @@ from recordkit.model import (
     Call,
     CardCode,
     CardText,
+    Hands,
     Note,
     Points,
     RecordBase,
@@ -90,8 +91,10 @@ class TarotDeal(Strict):
     """One deal of French Tarot: the hands and dog as dealt, then everything that happened."""
 
     dealer: Seat
-    hands: list[CardText]
-    dog: CardText
+    hands: Hands = Field(
+        None, description="The hands as dealt; left out, or null for a seat, when not known."
+    )
+    dog: CardText | None = Field(None, description="The dog as dealt; left out when not known.")
     auction: list[Call] = Field(default_factory=list)
     call: CardCode | None = Field(None, description="Five players: the card the taker called.")
     discard: CardText | None = Field(None, description="The taker's discard (écart) after taking the dog.")
@@ -107,7 +110,8 @@ class TarotDeal(Strict):
     def _canonical(self) -> TarotDeal:
         """Card codes and call names in their canonical spelling."""
         self.hands = canonical_groups(DECK, self.hands)
-        self.dog = canonical_cards(DECK, self.dog)
+        if self.dog is not None:
+            self.dog = canonical_cards(DECK, self.dog)
         if self.call is not None:
             self.call = canonical_code(DECK, self.call)
         if self.discard is not None:

@@ -15,6 +15,7 @@ from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_claims, trick_codes
 from recordkit.rules.base import (
     Action,
+    Completion,
     DealSummary,
     PlayedTrick,
     QuickDeal,
@@ -24,13 +25,14 @@ from recordkit.rules.base import (
     add_card,
     at,
     card_list,
+    dealt_hands,
     deck_integrity,
     incomplete,
     size_check,
     unknown_card,
 )
 from recordkit.rules.columns import Bools, ColumnRows
-from recordkit.rules.french_tarot import announcements, columnar, contract, play, quick
+from recordkit.rules.french_tarot import announcements, columnar, contract, partial, play, quick
 from recordkit.rules.french_tarot.cards import (
     DECK,
     DOG_SIZES,
@@ -77,6 +79,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     totals_rule: ClassVar[str] = "tarot.score.totals"
     dealer_rule: ClassVar[str] = "tarot.deal.rotation"
     quick_result_fields: ClassVar[frozenset[str]] = frozenset({"points"})
+    check_names: ClassVar[dict[str, str]] = partial.CHECK_NAMES
     Options = TarotOptions
     Deal = TarotDeal
     Record = TarotRecord
@@ -91,9 +94,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     def compile(self, table: Table, deal: TarotDeal) -> tuple[list[Action], list[Violation]]:
         problems: list[Violation] = []
         actions: list[Action] = []
-        for index, hand in enumerate(deal.hands):
+        for index, hand in enumerate(dealt_hands(deal)):
             problems += card_list(DECK, hand, f"hands[{index}]", f"seat {index}'s hand")[1]
-        problems += card_list(DECK, deal.dog, "dog", "the dog")[1]
+        problems += card_list(DECK, deal.dog or "", "dog", "the dog")[1]
         for index, call in enumerate(deal.auction):
             path = f"auction[{index}]"
             if call.call not in BIDS:
@@ -158,8 +161,8 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     ) -> tuple[TarotState, list[Violation]]:
         n = table.players
         problems: list[Violation] = []
-        hands = [card_list(DECK, hand, "", "")[0] for hand in deal.hands]
-        dog = card_list(DECK, deal.dog, "", "")[0]
+        hands = [card_list(DECK, hand, "", "")[0] for hand in dealt_hands(deal)]
+        dog = card_list(DECK, deal.dog or "", "", "")[0]
         if len(hands) != n:
             problems.append(
                 Violation(
@@ -434,6 +437,17 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         }
         return [incomplete(steps[state.phase], "tarot.trick.count")]
 
+    def unknown(self, table: Table, deal: TarotDeal) -> list[str]:
+        return partial.unknown(table, deal)
+
+    def blank(self, table: Table, deal: TarotDeal) -> TarotDeal:
+        return partial.blank(table, deal)
+
+    def complete(
+        self, table: Table, deal: TarotDeal, played: list[list[int]], state: TarotState
+    ) -> Completion:
+        return partial.complete(table, deal, played, state)
+
     def score(self, state: TarotState) -> list[int | float] | None:
         if state.status == "abandoned" or state.phase != Phase.DONE or not state.scorable:
             return None
@@ -474,9 +488,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         hands = [DECK.format(sorted(cards[i * size : (i + 1) * size])) for i in range(table.players)]
         dog = DECK.format(sorted(cards[table.players * size :]))
         deal = TarotDeal(dealer=dealer, hands=hands, dog=dog)
-        petit_sec = any(
-            DECK.mask(DECK.cards(hand)) & (TRUMPS | EXCUSE_BIT) == bit(PETIT) for hand in deal.hands
-        )
+        petit_sec = any(DECK.mask(DECK.cards(hand)) & (TRUMPS | EXCUSE_BIT) == bit(PETIT) for hand in hands)
         if petit_sec and table.options.petit_sec == "annul":
             deal.status = "annulled"
         return deal

@@ -7,7 +7,7 @@ from typing import Any
 
 from recordkit.diagnostics import Violation
 from recordkit.model import trick_codes
-from recordkit.rules.base import Action, Table, at, deck_integrity, size_check, unknown_card
+from recordkit.rules.base import Action, Table, at, dealt_hands, deck_integrity, size_check, unknown_card
 from recordkit.rules.joffre.cards import FULL_DECK, cards_for
 from recordkit.rules.joffre.record import JoffreDeal, bid_value
 
@@ -43,7 +43,7 @@ def compile_deal(table: Table, deal: JoffreDeal) -> tuple[list[Action], list[Vio
     """The deal's calls and cards in record order as actions (card ids, compiled call values)."""
     problems: list[Violation] = []
     actions: list[Action] = []
-    for index, hand in enumerate(deal.hands):
+    for index, hand in enumerate(dealt_hands(deal)):
         problems += hand_ids(table, hand, f"hands[{index}]", f"seat {index}'s hand")[1]
     for index, call in enumerate(deal.auction):
         path = f"auction[{index}]"
@@ -98,12 +98,12 @@ def check_deal(table: Table, deal: JoffreDeal, hands: list[list[int]]) -> list[V
     n = table.players
     size = cards_for(n).hand_size
     problems: list[Violation] = []
-    if len(deal.hands) != n:
+    if len(dealt_hands(deal)) != n:
         problems.append(
             Violation(
                 "DEAL-HAND-COUNT",
                 "joffre.deal.sizes",
-                f"the deal gives {len(deal.hands)} hands for {n} players",
+                f"the deal gives {len(dealt_hands(deal))} hands for {n} players",
                 expected=f"{n} hands",
                 path="hands",
             )

@@ -14,7 +14,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from recordkit.model import (
     Call,
-    CardText,
+    Hands,
     Points,
     RecordBase,
     Result,
@@ -116,8 +116,10 @@ class JoffreDeal(Strict):
     """One deal of Joffre: the hands as dealt, the auction, the trump, the tricks and the score line."""
 
     dealer: Seat
-    hands: list[CardText] = Field(
-        description="Each seat's hand as dealt, seat 0 first: 8 cards each (10 at three players)."
+    hands: Hands = Field(
+        None,
+        description="Each seat's hand as dealt, seat 0 first: 8 cards each (10 at three players). "
+        "Left out, or null for a seat, when not known: derived from the tricks.",
     )
     auction: list[Call] = Field(
         default_factory=list,

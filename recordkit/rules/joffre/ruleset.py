@@ -22,6 +22,7 @@ from recordkit.rules.base import (
     Table,
     Turn,
     add_card,
+    dealt_hands,
     incomplete,
 )
 from recordkit.rules.joffre import auction, ending, play, quick
@@ -90,7 +91,7 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         """The state after the deal: the hands checked, the totals before the deal as the caller
         knows them, or else as the sheet gives them (this deal's totals less its scores)."""
         n = table.players
-        hands = [hand_ids(table, hand, "", "")[0] for hand in deal.hands]
+        hands = [hand_ids(table, hand, "", "")[0] for hand in dealt_hands(deal)]
         hands = (hands + [[] for _ in range(n)])[:n]
         problems = check_deal(table, deal, hands)
         masks = [table.deck.mask(hand) for hand in hands]

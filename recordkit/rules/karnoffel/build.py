@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 
 from recordkit.model import Call
-from recordkit.rules.base import Action, Table
+from recordkit.rules.base import Action, Table, dealt_hands
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card
 from recordkit.rules.karnoffel.record import SUIT_LETTERS, KarnoffelDeal
@@ -61,7 +61,9 @@ def record_deal(table: Table, dealt: KarnoffelDeal, actions: Sequence[Action]) -
     if stage == 1:
         dealt.faceup = " ".join(faceup[:2])
     dealt.hands = (
-        [" ".join(hand.split()[: FACE_DOWN[stage]]) for hand in dealt.hands] if FACE_DOWN[stage] else []
+        [" ".join(hand.split()[: FACE_DOWN[stage]]) for hand in dealt_hands(dealt)]
+        if FACE_DOWN[stage]
+        else []
     )
     if stage > 1 or n == 2:
         choosing = choosing_card(cards, cards.deck.cards(faceup), table.options.chosen_suit_tiebreak)

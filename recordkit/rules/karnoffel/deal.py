@@ -11,7 +11,7 @@ from itertools import islice
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
 from recordkit.model import trick_claims
-from recordkit.rules.base import Table, at, card_list, deck_integrity
+from recordkit.rules.base import Table, at, card_list, dealt_hands, deck_integrity
 from recordkit.rules.karnoffel.cards import DEVIL, SUIT_NAMES, Cards, cards_of, side_of
 from recordkit.rules.karnoffel.record import KarnoffelDeal
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState
@@ -100,7 +100,7 @@ def set_up(
         )
     faceup = card_list(cards.deck, deal.faceup, "", "")[0]
     problems += faceup_size(faceup, n, stage, deal.status)
-    downs = [card_list(cards.deck, hand, "", "")[0] for hand in deal.hands]
+    downs = [card_list(cards.deck, hand, "", "")[0] for hand in dealt_hands(deal)]
     problems += hand_sizes(downs, n, stage, deal.status)
     downs = (downs + [[] for _ in range(n)])[:n]
     groups = [

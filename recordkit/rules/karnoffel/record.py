@@ -82,7 +82,7 @@ class KarnoffelDeal(Strict):
     chosen_suit: SuitLetter | None = Field(
         None, description="The chosen suit, if the record states it; the lowest face-up card sets it."
     )
-    hands: list[CardText] = Field(
+    hands: list[CardText | None] = Field(
         default_factory=list,
         description="Rounds 2 and 3: each seat's face-down cards in the order received (two, then two). "
         "Empty when the deal ended in window 1; two each when it ended in window 2.",
@@ -105,7 +105,7 @@ class KarnoffelDeal(Strict):
     def _canonical(self) -> KarnoffelDeal:
         """Card codes and call names in their canonical spelling."""
         self.faceup = canonical_cards(CANONICAL, self.faceup)
-        self.hands = canonical_groups(CANONICAL, self.hands)
+        self.hands = canonical_groups(CANONICAL, self.hands) or []
         for window in self.proposals:
             canonical_calls(CALL_ALIASES, window)
         self.tricks = canonical_tricks(CANONICAL, self.tricks)

@@ -22,6 +22,7 @@ from recordkit.rules.base import (
     Turn,
     add_card,
     card_list,
+    dealt_hands,
     incomplete,
     unknown_card,
 )
@@ -67,7 +68,7 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         """The calls of each window, then the cards of each trick, as ids; unknown codes stop the deal."""
         deck = table.deck
         problems = card_list(deck, deal.faceup, "faceup", "the face-up cards")[1]
-        for seat, hand in enumerate(deal.hands):
+        for seat, hand in enumerate(dealt_hands(deal)):
             problems += card_list(deck, hand, f"hands[{seat}]", f"seat {seat}'s face-down cards")[1]
         actions: list[Action] = []
         for window, calls in enumerate(deal.proposals, start=1):

@@ -1,0 +1,119 @@
+"""Partial records: the dealt cards a record leaves out, derived from its play.
+
+A magazine prints the tricks, not the hands; a scorekeeper sees the cards as they fall. Once the
+play is written, the rules say who led each trick, so they say who played each card, and a seat's
+hand is the cards it played (plus what the game's exchanges moved). `derive` replays the deal
+with its unknown groups empty to find who played what, then asks the ruleset to write the groups
+in (`Ruleset.complete`); the engine then replays the completed deal like any other, so every
+check runs as if the cards had been written, and the checks the record leaves without their
+facts are reported as not run (`not_checked`), never as violations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from recordkit.diagnostics import Severity, Violation
+from recordkit.rules.base import Action, Completion, Ruleset, Table
+
+NOT_CHECKED = "DEAL-NOT-CHECKED"
+"""The code of the note that says which checks a partial deal left without their facts."""
+
+PARTIAL_RULE = "format.partial"
+
+
+def derive(
+    ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any
+) -> tuple[Completion | None, list[Violation]]:
+    """The deal with what it leaves out derived from its play, or None when it leaves nothing
+    out; with the errors that keep the deal from being replayed at all (an unknown card, a trick
+    of the wrong size), which the caller reports instead."""
+    if not ruleset.unknown(table, deal):
+        return None, []
+    blank = ruleset.blank(table, deal)
+    actions, problems = ruleset.compile(table, blank)
+    if any(p.severity == Severity.ERROR for p in problems):
+        return None, problems
+    state, _ = ruleset.start(table, blank)
+    run(ruleset, state, actions)
+    played: list[list[int]] = [[] for _ in range(table.players)]
+    current = getattr(state, "current", None)
+    for trick in [*state.tricks, *([current] if current is not None else [])]:
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
+            played[seat].append(card)
+    return ruleset.complete(table, deal, played, state), []
+
+
+def run(ruleset: Ruleset[Any, Any, Any], state: Any, actions: list[Action]) -> list[Violation]:
+    """Carry the actions out in order, each non-play action by the seat whose turn it is when
+    the record does not say; every rule they break, in order."""
+    problems: list[Violation] = []
+    for action in actions:
+        if action.seat is None and action.kind != "play":
+            turn = ruleset.turn(state)
+            action.seat = turn.seat if turn is not None else None
+        problems += ruleset.advance(state, action)
+    return problems
+
+
+def held_to(
+    ruleset: Ruleset[Any, Any, Any], completion: Completion, problems: list[Violation]
+) -> list[Violation]:
+    """The replay's findings on a completed deal: the checks it could not run dropped (their
+    facts were guessed to replay the rest), those about derived groups saying so, and a note
+    of what was not checked."""
+    kept: list[Violation] = []
+    unchecked = completion.unchecked
+    for problem in problems:
+        if (problem.code, None) in unchecked or (problem.code, problem.seat) in unchecked:
+            continue
+        if problem.path and problem.path.split(".")[0] in completion.derived:
+            problem = replace(problem, message=problem.message + " (derived from the cards played)")
+        kept.append(problem)
+    if unchecked:
+        kept.append(not_checked(ruleset, completion))
+    return kept
+
+
+def not_checked(ruleset: Ruleset[Any, Any, Any], completion: Completion) -> Violation:
+    """DEAL-NOT-CHECKED: the checks a partial deal leaves without their facts, in words and by
+    the fact that is missing; a note, which never fails validation."""
+    names = {**CHECK_NAMES, **ruleset.check_names}
+    by_reason: dict[str, dict[int | None, list[str]]] = {}
+    for (code, seat), why in completion.unchecked.items():
+        by_reason.setdefault(why, {}).setdefault(seat, []).append(names.get(code, code))
+    parts = []
+    for why, by_seat in by_reason.items():
+        groups: dict[tuple[str, ...], list[int | None]] = {}
+        for seat, checks in by_seat.items():
+            groups.setdefault(tuple(checks), []).append(seat)
+        said = [
+            ", ".join(checks) + ("" if seats == [None] else " for seat " + ", ".join(map(str, seats)))
+            for checks, seats in groups.items()
+        ]
+        parts.append(f"{'; '.join(said)} ({why})")
+    derived = f"{', '.join(completion.derived)} derived from the play; " if completion.derived else ""
+    return Violation(
+        NOT_CHECKED, PARTIAL_RULE, f"{derived}not checked: {'; '.join(parts)}", severity=Severity.INFO
+    )
+
+
+CHECK_NAMES = {
+    "DEAL-HAND-SIZE": "the hand sizes",
+    "DEAL-MISSING-CARD": "cards dealt to nobody",
+    "DEAL-DUPLICATE-CARD": "cards dealt twice",
+}
+"""Plain words for the checks every game shares, for the note of what was not checked."""
+
+
+def sheet_note() -> Violation:
+    """DEAL-NOT-CHECKED for a score-sheet deal: its scores are checked from the facts written,
+    its calls and cards were not recorded."""
+    return Violation(
+        NOT_CHECKED,
+        PARTIAL_RULE,
+        "a score-sheet deal: the scores are checked from the facts written on the sheet; "
+        "the calls and cards were not recorded, so their rules were not checked",
+        severity=Severity.INFO,
+    )

@@ -100,6 +100,9 @@ def _validator(settings: Settings, jobs: int, scheduler: str | None) -> Iterator
         yield lambda paths: validate_on_cluster(paths, settings, client)
 
 
+FORMS = ("full", "tricks", "sheet")
+"""The forms `generate --form` writes (recordkit.generate.Form)."""
+
 TALLY = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "notes"}
 COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -245,11 +248,18 @@ def generate(
         str | None, typer.Option(help="Shorthand for -o variant=NAME (Charlemagne: maine).")
     ] = None,
     out_path: Annotated[Path | None, typer.Option("--out", help="Output file (.json or .jsonl).")] = None,
+    form: Annotated[
+        str,
+        typer.Option(
+            help="What each deal writes: full (hands and all), tricks (calls and tricks, no hands) "
+            "or sheet (the score sheet's line only)."
+        ),
+    ] = "full",
 ) -> None:
     """Generate random legal games, scored by the rules.
 
     Examples: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl ;
-    recordkit generate charlemagne --variant maine
+    recordkit generate charlemagne --variant maine ; recordkit generate joffre --form tricks
     """
     ruleset = RULESETS.get(game)
     if ruleset is None:
@@ -259,7 +269,12 @@ def generate(
     if variant is not None:
         options["variant"] = variant
     try:
-        games = [generate_record(ruleset, players, deals, seed + i, options) for i in range(records)]
+        if form not in FORMS:
+            raise ValueError(f"--form is one of {', '.join(FORMS)}, not {form!r}")
+        games = [
+            generate_record(ruleset, players, deals, seed + i, options, form)  # type: ignore[arg-type]
+            for i in range(records)
+        ]
     except ValueError as error:
         err.print(f"[red]{error}")
         raise typer.Exit(2) from None

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from recordkit.model import RecordBase
 from recordkit.rules.base import Ruleset
 
 DEFAULT_NAMES = ("Anne", "Bruno", "Claire", "Denis", "Elise", "Farid", "Gilles", "Hélène")
+
+Form = Literal["full", "tricks", "sheet"]
+"""How much of each deal a generated record writes: everything (`full`), the calls and tricks
+without the hands, as a magazine prints them (`tricks`), or the score sheet's line (`sheet`)."""
 
 
 def generate_record(
@@ -18,8 +22,10 @@ def generate_record(
     deals: int,
     seed: int,
     options: dict[str, Any] | None = None,
+    form: Form = "full",
 ) -> RecordBase:
-    """A whole game of `deals` random legal deals, scored by the rules, with running totals."""
+    """A whole game of `deals` random legal deals, scored by the rules, with running totals,
+    each deal written in `form` (the same game whatever the form, for a seed)."""
     rng = random.Random(seed)
     opts = ruleset.Options.model_validate(options or {})
     table, problems = ruleset.table(opts, players)
@@ -33,7 +39,7 @@ def generate_record(
         scores = list(deal.result.scores) if deal.result is not None else [0] * players
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         deal.totals = totals
-        written.append(deal)
+        written.append(written_as(ruleset, table, deal, state, form))
         dealer = ruleset.next_dealer(table, dealer, state)
         if ruleset.game_over(table, totals, state):
             break
@@ -44,6 +50,15 @@ def generate_record(
         meta={"source": "recordkit generate", "seed": seed},
         deals=written,
     )
+
+
+def written_as(ruleset: Ruleset[Any, Any, Any], table: Any, deal: Any, state: Any, form: Form) -> Any:
+    """A generated deal (with its final state) in the form asked for."""
+    if form == "tricks":
+        return ruleset.forget(table, deal)
+    if form == "sheet":
+        return ruleset.sheet_of(table, deal, state)
+    return deal
 
 
 def generate_deal(

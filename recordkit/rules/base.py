@@ -304,6 +304,18 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         played, say more."""
         return complete_hands(table, deal, played, sum(map(len, played)) == len(table.deck))
 
+    def forget(self, table: Table, deal: DealT) -> DealT:
+        """The deal as a magazine prints it: its calls and tricks, without the hands or any other
+        group the play lets the replay derive (the inverse of `complete`, for the generator and
+        the tests)."""
+        return deal.model_copy(update={"hands": None})
+
+    def sheet_of(self, table: Table, deal: DealT, state: StateT) -> DealT:
+        """The deal as a score sheet writes it, from its replay (`state`): its dealer, status,
+        result with every fact the game's sheet holds, and totals; no cards and no calls. Games
+        without score-sheet deals return the deal as it is."""
+        return deal
+
     def is_sheet(self, deal: DealT) -> bool:
         """Whether the deal is a score sheet's line only (no cards, no calls): its scores are
         checked from the facts written in its result (`sheet_scores`)."""

@@ -448,6 +448,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
     ) -> Completion:
         return partial.complete(table, deal, played, state)
 
+    def forget(self, table: Table, deal: TarotDeal) -> TarotDeal:
+        return deal.model_copy(update={"hands": None, "dog": None})
+
     def score(self, state: TarotState) -> list[int | float] | None:
         if state.status == "abandoned" or state.phase != Phase.DONE or not state.scorable:
             return None

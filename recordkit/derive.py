@@ -38,11 +38,17 @@ def derive(
     state, _ = ruleset.start(table, blank)
     run(ruleset, state, actions)
     played: list[list[int]] = [[] for _ in range(table.players)]
+    tricks_of: dict[int, list[int]] = {}
     current = getattr(state, "current", None)
-    for trick in [*state.tricks, *([current] if current is not None else [])]:
+    for number, trick in enumerate([*state.tricks, *([current] if current is not None else [])], start=1):
         for card, seat in zip(trick.cards, trick.seats, strict=True):
             played[seat].append(card)
-    return ruleset.complete(table, deal, played, state), []
+            tricks_of.setdefault(card, []).append(number)
+    completion = ruleset.complete(table, deal, played, state)
+    completion.played_twice = {
+        table.deck.codes[card]: numbers for card, numbers in tricks_of.items() if len(numbers) > 1
+    }
+    return completion, []
 
 
 def run(ruleset: Ruleset[Any, Any, Any], state: Any, actions: list[Action]) -> list[Violation]:
@@ -70,10 +76,22 @@ def held_to(
             continue
         if problem.path and problem.path.split(".")[0] in completion.derived:
             problem = replace(problem, message=problem.message + " (derived from the cards played)")
+        elif problem.code == DUPLICATE and (twice := _played_twice(completion, problem.message)):
+            problem = replace(problem, message=f"{problem.message}: it is played in tricks {twice}")
         kept.append(problem)
     if unchecked:
         kept.append(not_checked(ruleset, completion))
     return kept
+
+
+DUPLICATE = "DEAL-DUPLICATE-CARD"
+
+
+def _played_twice(completion: Completion, message: str) -> str:
+    """The tricks where the card a DEAL-DUPLICATE-CARD message names ("T4 is dealt twice…") was
+    played more than once, when the hands were derived from them ("" otherwise)."""
+    numbers = completion.played_twice.get(message.split(" ", 1)[0], [])
+    return " and ".join(map(str, numbers)) if completion.derived else ""
 
 
 def not_checked(ruleset: Ruleset[Any, Any, Any], completion: Completion) -> Violation:

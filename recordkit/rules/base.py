@@ -112,6 +112,9 @@ class Completion:
     unchecked: dict[tuple[str, int | None], str] = field(default_factory=dict)
     """Each check that could not run, as (code, seat: None for every seat), with the fact the
     record does not give; its findings are dropped, since they would rest on a guess."""
+    played_twice: dict[str, list[int]] = field(default_factory=dict)
+    """Each card the tricks hold more than once, with the numbers of its tricks (set by
+    `recordkit.derive`), for the message of the duplicate it puts in the derived hands."""
 
 
 class DealLike(Protocol):

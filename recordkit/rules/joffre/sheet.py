@@ -191,7 +191,8 @@ class _Reader:
         kaiser = self.seat("kaiser", "took the Kaiser")
         taken = self.seat("joffre_taken", "lost his Joffre")
         if contract == PASS:
-            self.nobody_bid()
+            if not self.problems:
+                self.nobody_bid()
             return None if self.problems else DealFacts(PASS, None, [0] * self.sides(), None, None, None)
         self.took_a_trick("joffre", joffre, "Joffre", tricks)
         self.took_a_trick("kaiser", kaiser, "Kaiser", tricks)
@@ -311,11 +312,16 @@ class _Reader:
 
     def nobody_bid(self) -> None:
         """joffre.bid.all-pass: when everybody passed, the cards are thrown in: no bidder, no tricks."""
-        for name in ("bidder", "tricks", "joffre", "kaiser", "joffre_taken"):
-            if getattr(self.result, name) is not None:
-                self.bad(
-                    name, f"the sheet says everybody passed, so the cards were thrown in; yet it gives {name}"
-                )
+        given = [
+            name
+            for name in ("bidder", "tricks", "joffre", "kaiser", "joffre_taken")
+            if getattr(self.result, name) is not None
+        ]
+        if given:
+            said = ", ".join(given)
+            self.bad(
+                given[0], f"the sheet says everybody passed, so the cards were thrown in; yet it gives {said}"
+            )
 
     def missing_note(self) -> list[Violation]:
         """DEAL-NOT-CHECKED when the sheet leaves out a fact the scores need."""

@@ -33,7 +33,7 @@ JOFFRE = Joffre()
 PLAYERS = ["Gérard", "Lucie", "Marcel", "Thérèse"]
 THREE = ["Aurèle", "Blanche", "Édouard"]
 TEAMS = ["Roland", "Fernand", "Yvette", "Pierrette"]
-TEAM_OPTIONS = {
+TEAM_OPTIONS: dict[str, Any] = {
     "mode": "teams",
     "bid_unit": "points",
     "min_bid": 5,
@@ -44,7 +44,7 @@ TEAM_OPTIONS = {
 }
 
 # The club evening's deal 1 (dealer 0): Marcel (seat 2) bids 4 and takes 3 tricks.
-CLUB_1 = {
+CLUB_1: dict[str, Any] = {
     "dealer": 0,
     "hands": [
         "E2 E0 F5 F3 R4 G3 G2 G1",
@@ -67,14 +67,14 @@ CLUB_1 = {
 }
 # The same deal with Thérèse (seat 3) playing E1 on France in trick 3 while she holds F1 and F6
 # (F6 she plays in trick 6, F1 in trick 7).
-CLUB_1_REVOKE = {
+CLUB_1_REVOKE: dict[str, Any] = {
     **CLUB_1,
     "tricks": [*CLUB_1["tricks"][:2], "F7 E1 F3 F0", *CLUB_1["tricks"][3:6], "E6 E4 F1 E0", "G6 F2 G4 G1"],
 }
 # The club evening's deal 3 (dealer 2, Germany trump): Marcel (seat 2) bids 5 and takes 5 tricks;
 # in trick 6 Lucie (seat 1) trumps with the Kaiser and takes Gérard's (seat 0) Joffre. Tricks:
 # seat 0 none, seat 1 two (the 6th and the 8th), seat 2 five, seat 3 one (the 5th).
-CLUB_3 = {
+CLUB_3: dict[str, Any] = {
     "dealer": 2,
     "hands": [
         "E2 E0 F3 F0 R4 R2 R0 G3",
@@ -95,10 +95,17 @@ CLUB_3 = {
     ],
     "result": {"scores": [-5, 4, 5, 1]},
 }
-CLUB_3_FACTS = {"bid": "5", "bidder": 2, "tricks": [0, 2, 5, 1], "joffre": 1, "kaiser": 1, "joffre_taken": 0}
+CLUB_3_FACTS: dict[str, Any] = {
+    "bid": "5",
+    "bidder": 2,
+    "tricks": [0, 2, 5, 1],
+    "joffre": 1,
+    "kaiser": 1,
+    "joffre_taken": 0,
+}
 # Three players, deal 2 (dealer 1, Germany trump): Aurèle (seat 0) bids 6, takes 5 tricks, and
 # Édouard's Kaiser takes his Joffre: -6 - 5 = -11.
-THREE_2 = {
+THREE_2: dict[str, Any] = {
     "dealer": 1,
     "hands": [
         "E7 E6 E1 F1 F0 R7 R5 R1 G7 G6",
@@ -123,7 +130,7 @@ THREE_2 = {
 }
 # Teams, deal 2 (dealer 1): Roland (seat 0) bids "7 no trump" and his team takes every trick:
 # 2 x (8 + 5 - 3) = 20 (the Kaiser's trick is theirs too).
-TEAMS_2 = {
+TEAMS_2: dict[str, Any] = {
     "dealer": 1,
     "hands": [
         "E7 E6 E5 F7 R7 R6 G7 G6",

@@ -362,6 +362,16 @@ def test_the_cap_on_a_sheet_joffre_score_cap() -> None:
     assert JOFFRE.sheet_scores(table, deal, [48, 20, 30, 10]) == ([0, 0, 1, 6], [])
 
 
+def test_the_cap_without_the_totals_joffre_score_cap() -> None:
+    """joffre.score.cap: a sheet line under kaiser47 whose totals before it are not known (no
+    running totals, none written) is scored without the cap, with a warning."""
+    table = table_for(4, opponent_cap="kaiser47", target=52)
+    facts = {"bid": "3", "bidder": 1, "tricks": [3, 3, 1, 1], "joffre": 3, "kaiser": 1}
+    scores, problems = JOFFRE.sheet_scores(table, JoffreDeal.model_validate(sheet(0, [3, 0, 1, 6], **facts)))
+    assert scores == [3, 0, 1, 6]
+    assert [(p.code, p.severity) for p in problems] == [("JOFFRE-CAP-UNKNOWN", Severity.WARNING)]
+
+
 def test_the_same_facts_score_alike_played_or_written_joffre_sheet_facts() -> None:
     """joffre.sheet.facts: deal 3 of the club evening, and its facts alone, score [-5, 4, 5, 1]."""
     played = {**CLUB_3, "result": {**CLUB_3["result"], **CLUB_3_FACTS}}

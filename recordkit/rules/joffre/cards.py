@@ -16,6 +16,10 @@ NATION_NAMES = ("England", "France", "Russia", "Germany")
 """Nation names by index, in the order of `JOFFRE_NATIONS` (E, F, R, G)."""
 NO_TRUMP = -1
 """The trump value of a deal played without trump (a no-trump contract, option allow_no_trump)."""
+JOFFRE_BONUS = 5
+"""joffre.score.joffre: what the trick holding the Joffre is worth beyond its point."""
+KAISER_MALUS = 3
+"""joffre.score.kaiser: what the trick holding the Kaiser is worth less than its point."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +70,7 @@ def trick_value(cards: JoffreCards, trick: list[int]) -> int:
     """joffre.score.tricks/joffre/kaiser: a trick is worth 1, +5 with the Joffre, -3 with the Kaiser."""
     value = 1
     if cards.joffre in trick:
-        value += 5
+        value += JOFFRE_BONUS
     if cards.kaiser in trick:
-        value -= 3
+        value -= KAISER_MALUS
     return value

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from recordkit.diagnostics import Violation
@@ -113,12 +114,19 @@ def check_deal(table: Table, deal: JoffreDeal, hands: list[list[int]]) -> list[V
             problems.append(at(v, path=f"hands[{seat}]", seat=seat))
     groups = [(f"seat {seat}'s hand", hand) for seat, hand in enumerate(hands)]
     problems += deck_integrity(table.deck, groups, "joffre.deck")
-    if deal.dealer >= n:
+    return problems + check_line(table, deal)
+
+
+def check_line(table: Table, deal: JoffreDeal) -> list[Violation]:
+    """joffre.players and joffre.deal.status: a dealer at the table, and no annulled deal (for
+    played deals and score-sheet lines alike)."""
+    problems: list[Violation] = []
+    if deal.dealer >= table.players:
         problems.append(
             Violation(
                 "RECORD-SEAT",
                 "joffre.players",
-                f"dealer {deal.dealer} is not a seat of {n} players",
+                f"dealer {deal.dealer} is not a seat of {table.players} players",
                 path="dealer",
             )
         )
@@ -133,3 +141,13 @@ def check_deal(table: Table, deal: JoffreDeal, hands: list[list[int]]) -> list[V
             )
         )
     return problems
+
+
+def totals_before(deal: JoffreDeal, before: Sequence[int | float] | None) -> list[int | float] | None:
+    """joffre.score.cap: each seat's total before the deal, as the caller knows it, or else as
+    the sheet gives it (the deal's totals less its scores); None when neither tells."""
+    if before is None and (
+        deal.totals is not None and deal.result is not None and len(deal.totals) == len(deal.result.scores)
+    ):
+        before = [t - s for t, s in zip(deal.totals, deal.result.scores, strict=True)]
+    return list(before) if before is not None else None

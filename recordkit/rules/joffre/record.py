@@ -112,6 +112,38 @@ Trump = Annotated[
 """The trump nation of a deal as written on the sheet (`none` after a no-trump bid)."""
 
 
+def _call_name(value: Any) -> Any:
+    """A bid written on the sheet in any accepted spelling (`6`, `"6nt"`, `"passe"`), canonically."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, str):
+        key = value.strip().lower()
+        return CALL_ALIASES.get(key, key)
+    return value
+
+
+class JoffreResult(Result):
+    """A deal's line on the score sheet: the scores, and the facts a Joffre sheet writes down
+    (rule joffre.sheet.facts), each optional; on a played deal every fact written is checked."""
+
+    bid: Annotated[str, BeforeValidator(_call_name, json_schema_input_type=str | int)] | None = Field(
+        None,
+        description="The contract: the winning bid ('6', or '6 no trump' when no-trump bids are allowed), "
+        "or 'pass' when everybody passed.",
+    )
+    bidder: Seat | None = Field(None, description="The seat that made the winning bid.")
+    tricks: list[int] | None = Field(
+        None,
+        description="Each seat's tricks, seat 0 first; in team play each partner writes his team's tricks.",
+    )
+    joffre: Seat | None = Field(None, description="The seat that took the trick holding the Joffre (F0).")
+    kaiser: Seat | None = Field(None, description="The seat that took the trick holding the Kaiser (G0).")
+    joffre_taken: Seat | None = Field(
+        None,
+        description="The seat whose Joffre the Kaiser took (who loses 5); left out when it did not happen.",
+    )
+
+
 class JoffreDeal(Strict):
     """One deal of Joffre: the hands as dealt, the auction, the trump, the tricks and the score line."""
 
@@ -133,7 +165,7 @@ class JoffreDeal(Strict):
     )
     tricks: list[TrickEntry] = Field(default_factory=list)
     status: Status = "played"
-    result: Result | None = None
+    result: JoffreResult | None = None
     totals: list[Points] | None = None
     comment: str | None = None
     time: str | None = None

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from recordkit.cards import ids_of
-from recordkit.diagnostics import Severity, Violation
-from recordkit.model import Call, Result, trick_claims
+from recordkit.diagnostics import Violation
+from recordkit.model import Call, trick_claims
 from recordkit.rules.base import (
     Action,
+    Completion,
     DealSummary,
     PlayedTrick,
     QuickDeal,
@@ -25,11 +26,11 @@ from recordkit.rules.base import (
     dealt_hands,
     incomplete,
 )
-from recordkit.rules.joffre import auction, ending, play, quick
+from recordkit.rules.joffre import auction, ending, partial, play, quick, sheet
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
-from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids
+from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids, totals_before
 from recordkit.rules.joffre.options import JoffreOptions
-from recordkit.rules.joffre.record import JoffreDeal, JoffreRecord, bid_name
+from recordkit.rules.joffre.record import JoffreDeal, JoffreRecord, JoffreResult, bid_name
 from recordkit.rules.joffre.scoring import count, deal_scores
 from recordkit.rules.joffre.state import JoffreState, Phase
 
@@ -95,12 +96,6 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         hands = (hands + [[] for _ in range(n)])[:n]
         problems = check_deal(table, deal, hands)
         masks = [table.deck.mask(hand) for hand in hands]
-        if before is None and (
-            deal.totals is not None
-            and deal.result is not None
-            and len(deal.totals) == len(deal.result.scores)
-        ):
-            before = [t - s for t, s in zip(deal.totals, deal.result.scores, strict=True)]
         state = JoffreState(
             table=table,
             cards=cards_for(n),
@@ -109,7 +104,7 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
             hands=list(masks),
             status=deal.status,
             written_trump=deal.trump,
-            before=list(before) if before is not None else None,
+            before=totals_before(deal, before),
             recorded=[trick_claims(t) for t in deal.tricks],
         )
         state.scorable = not any(p.code != "JOFFRE-ANNULLED" for p in problems)
@@ -206,30 +201,45 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
             return None
         return deal_scores(state)
 
-    def result(self, scores: list[int | float]) -> Result:
+    def result(self, scores: list[int | float]) -> JoffreResult:
         """The score-sheet line."""
-        return Result(scores=scores)
+        return JoffreResult(scores=scores)
 
     def result_checks(self, state: JoffreState, deal: JoffreDeal) -> list[Violation]:
-        """joffre.score.cap: the Kaiser cap needs the running totals to know who is at 47."""
-        if state.table.options.opponent_cap != "kaiser47" or state.before is not None or state.bidder is None:
-            return []
-        return [
-            Violation(
-                "JOFFRE-CAP-UNKNOWN",
-                "joffre.score.cap",
-                "with option opponent_cap = kaiser47 the score depends on the totals before the deal; "
-                "write the running totals so that the cap can be checked (scored here without it)",
-                severity=Severity.WARNING,
-                path="totals",
-            )
-        ]
+        """joffre.sheet.replay: the facts the result writes, against the replay; joffre.score.cap:
+        the Kaiser cap needs the running totals to know who is at 47."""
+        problems = sheet.replay_checks(state, deal.result) if deal.result is not None else []
+        return problems + sheet.cap_unknown(state.table.options, state.before, state.bidder)
 
     def quick_deal(
         self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
     ) -> QuickDeal | None:
         """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`)."""
         return quick.quick_deal(table, deal, before)
+
+    # --- partial records (spec/rules/joffre.md, "Partial records") ----------------------------
+
+    check_names: ClassVar[dict[str, str]] = partial.CHECK_NAMES
+
+    def complete(
+        self, table: Table, deal: JoffreDeal, played: list[list[int]], state: JoffreState
+    ) -> Completion:
+        """joffre.partial.*: each unknown hand is the cards its seat played."""
+        return partial.complete(table, deal, played)
+
+    def is_sheet(self, deal: JoffreDeal) -> bool:
+        """joffre.sheet: a deal that is only its line on the score sheet."""
+        return sheet.is_sheet(deal)
+
+    def sheet_scores(
+        self, table: Table, deal: JoffreDeal, before: Sequence[int | float] | None = None
+    ) -> tuple[list[int | float] | None, list[Violation]]:
+        """joffre.sheet.facts: the scores from the facts the sheet writes, by the rules' scoring."""
+        return sheet.sheet_scores(table, deal, before)
+
+    def sheet_of(self, table: Table, deal: JoffreDeal, state: JoffreState) -> JoffreDeal:
+        """The deal as the score sheet writes it (every fact, no cards)."""
+        return sheet.sheet_of(table, deal, state)
 
     def next_dealer(self, table: Table, dealer: int, previous: JoffreState | None = None) -> int:
         """joffre.deal.rotation: the deal passes to the left."""

@@ -2,20 +2,42 @@
 Joffre, the contract made or failed, no-trump doubling and the Kaiser cap (rules `joffre.score.*`).
 
 Everything is counted per side: a seat in individual play, a team (seats 0+2, 1+3) in team play.
+A deal's score is a function of its facts (`DealFacts`, what a score sheet writes); a played deal
+reads them from its tricks (`facts_of`), a score-sheet deal from its sheet (`sheet.sheet_facts`),
+and both are scored by `seat_scores`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from recordkit.rules.base import PlayedTrick
-from recordkit.rules.joffre.cards import JoffreCards, trick_value
-from recordkit.rules.joffre.record import bid_number, is_no_trump
-from recordkit.rules.joffre.state import JoffreState
+from recordkit.rules.joffre.cards import JOFFRE_BONUS, KAISER_MALUS, JoffreCards
+from recordkit.rules.joffre.options import JoffreOptions
+from recordkit.rules.joffre.record import PASS, bid_number, is_no_trump
+from recordkit.rules.joffre.state import JoffreState, side_of
 
 CAPTURE_PENALTY = 5
 CAP_THRESHOLD = 47
 """opponent_cap = kaiser47: a side that did not bid and has this many points or more adds no gains."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    """What a deal's score depends on, as a score sheet writes it down."""
+
+    contract: int
+    """The contract as a compiled call (`PASS` when nobody bid)."""
+    bidder: int | None
+    tricks: list[int]
+    """Each side's tricks."""
+    joffre: int | None
+    """The seat that won the trick holding the Joffre."""
+    kaiser: int | None
+    """The seat that won the trick holding the Kaiser."""
+    taken: int | None
+    """The seat whose Joffre the Kaiser took (who loses 5), if it happened."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,44 +64,75 @@ def captured_by_kaiser(cards: JoffreCards, trick: PlayedTrick, reading: str) -> 
     return winning_card != cards.joffre
 
 
-def count(state: JoffreState) -> DealCount:
-    """joffre.score.tricks/joffre/kaiser/capture: tricks, trick points and penalties of every side."""
-    sides = 2 if state.teams else state.players
-    tricks, points, penalty = [0] * sides, [0] * sides, [0] * sides
-    reading = state.table.options.kaiser_capture
+def facts_of(state: JoffreState) -> DealFacts:
+    """The facts of a replayed deal, read from its auction and its tricks."""
+    cards = state.cards
+    tricks = [0] * (2 if state.teams else state.players)
+    joffre = kaiser = taken = None
     for trick in state.tricks:
         assert trick.winner is not None
-        side = state.side(trick.winner)
-        tricks[side] += 1
-        points[side] += trick_value(state.cards, trick.cards)
-        if captured_by_kaiser(state.cards, trick, reading):
-            penalty[state.side(trick.seats[trick.cards.index(state.cards.joffre)])] += CAPTURE_PENALTY
+        tricks[state.side(trick.winner)] += 1
+        if cards.joffre in trick.cards:
+            joffre = trick.winner
+        if cards.kaiser in trick.cards:
+            kaiser = trick.winner
+        if captured_by_kaiser(cards, trick, state.table.options.kaiser_capture):
+            taken = trick.seats[trick.cards.index(cards.joffre)]
+    contract = PASS if state.bidder is None else state.contract
+    return DealFacts(contract, state.bidder, tricks, joffre, kaiser, taken)
+
+
+def tally(options: JoffreOptions, facts: DealFacts) -> DealCount:
+    """joffre.score.tricks/joffre/kaiser/capture/contract: each side's tricks, trick points and
+    penalty, and whether the contract was made."""
+    teams = options.mode == "teams"
+    points = list(facts.tricks)
+    penalty = [0] * len(points)
+    if facts.joffre is not None:
+        points[side_of(teams, facts.joffre)] += JOFFRE_BONUS
+    if facts.kaiser is not None:
+        points[side_of(teams, facts.kaiser)] -= KAISER_MALUS
+    if facts.taken is not None:
+        penalty[side_of(teams, facts.taken)] += CAPTURE_PENALTY
     made = None
-    if state.bidder is not None:
-        taken = points if state.table.options.bid_unit == "points" else tricks
-        made = taken[state.side(state.bidder)] >= bid_number(state.contract)
-    return DealCount(tricks, points, penalty, made)
+    if facts.bidder is not None:
+        taken = points if options.bid_unit == "points" else facts.tricks
+        made = taken[side_of(teams, facts.bidder)] >= bid_number(facts.contract)
+    return DealCount(list(facts.tricks), points, penalty, made)
 
 
-def side_scores(state: JoffreState) -> list[int]:
-    """joffre.score.contract/no-trump/cap: each side's score for the deal."""
-    result = count(state)
+def side_scores(options: JoffreOptions, facts: DealFacts, before: Sequence[int | float] | None) -> list[int]:
+    """joffre.score.contract/no-trump/cap: each side's score for the deal (`before`: each seat's
+    total before it, for the cap; None when not known)."""
+    result = tally(options, facts)
     scores = [p - pen for p, pen in zip(result.points, result.penalty, strict=True)]
-    if state.bidder is None:
+    if facts.bidder is None:
         return [0] * len(scores)
-    bidding = state.side(state.bidder)
+    bidding = side_of(options.mode == "teams", facts.bidder)
     if not result.made:
-        scores[bidding] = -bid_number(state.contract) - result.penalty[bidding]
-    if is_no_trump(state.contract):
+        scores[bidding] = -bid_number(facts.contract) - result.penalty[bidding]
+    if is_no_trump(facts.contract):
         scores[bidding] *= 2
-    if state.table.options.opponent_cap == "kaiser47" and state.before is not None:
-        for side, before in enumerate(state.before[: len(scores)]):
-            if side != bidding and before >= CAP_THRESHOLD:
+    if options.opponent_cap == "kaiser47" and before is not None:
+        for side, total in enumerate(before[: len(scores)]):
+            if side != bidding and total >= CAP_THRESHOLD:
                 scores[side] = min(scores[side], 0)
     return scores
 
 
-def deal_scores(state: JoffreState) -> list[int | float]:
+def seat_scores(
+    options: JoffreOptions, players: int, facts: DealFacts, before: Sequence[int | float] | None
+) -> list[int | float]:
     """joffre.score.teams: each seat's score, partners writing their team's score."""
-    by_side = side_scores(state)
-    return [by_side[state.side(seat)] for seat in range(state.players)]
+    by_side = side_scores(options, facts, before)
+    return [by_side[side_of(options.mode == "teams", seat)] for seat in range(players)]
+
+
+def count(state: JoffreState) -> DealCount:
+    """The count of a replayed deal."""
+    return tally(state.table.options, facts_of(state))
+
+
+def deal_scores(state: JoffreState) -> list[int | float]:
+    """Each seat's score for a replayed deal."""
+    return seat_scores(state.table.options, state.players, facts_of(state), state.before)

@@ -60,11 +60,16 @@ class JoffreState:
         return (seat + steps) % self.table.players
 
     def side(self, seat: int) -> int:
-        """The side a seat scores for: its team (0 or 1) in team mode, else the seat itself."""
-        return seat % 2 if self.teams else seat
+        """The side a seat scores for (`side_of`)."""
+        return side_of(self.teams, seat)
 
     def to_play(self) -> int:
         """The seat whose card comes next: the bidder leads the first trick, the winner the next."""
         if self.current is None:
             return self.leader
         return self.seat_after(self.current.leader, len(self.current.cards))
+
+
+def side_of(teams: bool, seat: int) -> int:
+    """joffre.deal.teams: the side a seat scores for: its team (0 or 1) in team play, else the seat itself."""
+    return seat % 2 if teams else seat

@@ -1,4 +1,4 @@
-"""One cause, one hint: the likely slip behind a deal's flood of problems (spec/FORMAT.md, "Hints").
+"""One cause, one hint: the likely slip behind a deal's flood of problems (spec/FORMAT.md, `format.hint`).
 
 A dealer written a seat off, a trick written in seat order (seat 0 first) instead of from its
 leader, an auction written from the wrong seat: each moves every later card or call to another
@@ -6,13 +6,13 @@ seat, and the replay reports a problem at each. `hint` tries those alternatives 
 deal (the dealer changed, a trick or every trick turned to start at its leader, the auction
 turned), replays each through the game's ruleset with `replay_deal`, and when one replays clean,
 or nearly, says so in one note (severity info) to put above the deal's other diagnostics. Only
-a deal with several errors, or with its scores a seat off, is tried; nothing here knows a game.
+a deal with several errors, or with scores that point at a slip, is tried, with a few replays;
+nothing here knows a game.
 """
 
 from __future__ import annotations
 
 import copy
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -29,8 +29,8 @@ MIN_ERRORS = 3
 """A deal is tried for a hint from this many errors on: a clean or lightly faulty deal costs nothing."""
 
 NEARLY = 2
-"""An alternative that leaves at most this many problems (and at most a third of them) is still
-worth a hint, which names what remains."""
+"""An alternative that leaves at most this many problems (and at most a third of them), and
+gives the scores written, is still worth a hint, which names what remains."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,59 +57,62 @@ def hint(
 ) -> list[Violation]:
     """At most one hint for a replayed deal (`before`: the running totals it was replayed with;
     `dealer`: who deals it by the rotation from the deal before, when known): [] unless the deal
-    has several errors, or its scores a seat off, and one likely alternative of it replays clean
-    or nearly. The deal itself is left as it is."""
+    has several errors (or scores that hint at a slip) and one likely alternative of it replays
+    clean or nearly. The deal itself is left as it is."""
     if not _worth_trying(deal, replay):
         return []
     found = _problems(replay.violations)
     best: tuple[Alternative, list[Violation]] | None = None
     for group in _alternatives(ruleset, table, deal, replay, dealer):
-        tried = [(alt, _problems(replay_deal(ruleset, table, alt.deal, before).violations)) for alt in group]
-        clean = [alt for alt, left in tried if not left]
+        tried = [(alt, replay_deal(ruleset, table, alt.deal, before)) for alt in group]
+        clean = [alt for alt, again in tried if not _problems(again.violations)]
         if clean:
             chosen = _together(clean, deal)
             other = None
             if chosen.code == "HINT-DEALER" and dealer is None:
                 other = _clean_auction(ruleset, table, deal, replay, before)
             return [_note(chosen, found, [], other)]
-        for alt, left in tried:
-            if best is None or len(left) < len(best[1]):
+        for alt, again in tried:
+            left = _problems(again.violations)
+            if _nearly(deal, again, found, left) and (best is None or len(left) < len(best[1])):
                 best = (alt, left)
-    if best is None or not _nearly(found, best[1]):
-        return []
-    return [_note(best[0], found, best[1])]
+    return [] if best is None else [_note(best[0], found, best[1])]
 
 
 def _worth_trying(deal: Any, replay: DealReplay) -> bool:
-    """A replayed deal with several errors, or whose written scores are the rules' scores turned
-    by some seats (a tricks-only deal with a wrong dealer, where the derived hands hide the rest)."""
+    """A replayed deal with several errors; or with scores the rules do not give, when the deal
+    leaves its hands out (the hands derived from the play absorb a slip, and the scores are all
+    that shows it) or when they are the rules' scores given to seats a few places on."""
     if not replay.replayed or replay.sheet:
         return False
     errors = sum(v.severity == Severity.ERROR for v in replay.violations)
-    return errors >= MIN_ERRORS or _scores_turned(deal, replay)
+    if errors >= MIN_ERRORS:
+        return True
+    return _scores_off(deal, replay) and (replay.completion is not None or _scores_turned(deal, replay))
+
+
+def _scores_off(deal: Any, replay: DealReplay) -> bool:
+    """Whether the deal writes scores and the rules give it others."""
+    return deal.result is not None and replay.scores is not None and list(deal.result.scores) != replay.scores
 
 
 def _scores_turned(deal: Any, replay: DealReplay) -> bool:
     """Whether the written scores are the rules' scores given to the seats a few places on."""
-    computed = replay.scores
-    if deal.result is None or computed is None:
-        return False
+    computed = list(replay.scores or [])
     written = list(deal.result.scores)
-    if len(written) != len(computed) or written == list(computed):
+    if len(written) != len(computed):
         return False
     return any(written == [*computed[k:], *computed[:k]] for k in range(1, len(computed)))
 
 
-def _nearly(found: list[Violation], left: list[Violation]) -> bool:
-    """Whether an alternative that leaves `left` of the deal's problems `found` is still its
-    likely cause: a few left, a small part of them, and each of a kind the deal already shows
-    (a problem of its own, such as a wrong score, not one the alternative brings: a bid typed
-    wrong moves the bidder too, and an auction turned to put him back leaves the bid wrong)."""
+def _nearly(deal: Any, again: DealReplay, found: list[Violation], left: list[Violation]) -> bool:
+    """Whether an alternative whose replay `again` leaves `left` of the deal's problems `found`
+    is still their likely cause: a few left, a small part of them, and the scores written are
+    the ones it gives (a bid typed wrong moves the bidder too, and an auction turned to put him
+    back replays the cards clean, but not the score of the bid written)."""
     if len(left) > NEARLY or 3 * len(left) > len(found):
         return False
-    kinds = Counter(v.code for v in found)
-    kinds.subtract(v.code for v in left)
-    return all(count >= 0 for count in kinds.values())
+    return deal.result is None or again.scores is None or list(deal.result.scores) == again.scores
 
 
 def _problems(violations: list[Violation]) -> list[Violation]:
@@ -276,7 +279,8 @@ def _leaders_in_seat_order(
     """The leader of each trick when every trick's cards are read in seat order (`seats`: who
     plays in each trick) and played from the leader the rules give: one replay through the
     ruleset that turns each trick as it comes to it (with the unknown hands blank, as `derive`
-    does). None when the deal cannot be replayed."""
+    does). The leaders stop at a trick that is not one card per seat; None when the deal cannot
+    be replayed."""
     base = ruleset.blank(table, deal) if ruleset.unknown(table, deal) else deal
     actions, problems = ruleset.compile(table, base)
     if any(p.severity == Severity.ERROR for p in problems):
@@ -359,7 +363,7 @@ def _note(
 
 
 def _count(problems: int) -> str:
-    """ "1 problem", "2 problems"."""
+    """How many problems, in words: "1 problem", "2 problems"."""
     return f"{problems} problem" + ("" if problems == 1 else "s")
 
 

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.games import RULESETS, ruleset_for
+from recordkit.hints import hint
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.parallel import chunked, ordered_map
 from recordkit.quick import clean_deals
@@ -301,17 +302,17 @@ def _replay_deals(
             continue
         replay = replay_deal(ruleset, table, deal, totals)
         report.replays.append(replay)
-        report.diagnostics += [
-            from_violation(
-                replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"), where
-            )
-            for v in replay.violations
-        ]
         expected = (
             ruleset.next_dealer(table, previous_dealer, previous_state)
             if previous_dealer is not None
             else None
         )
+        report.diagnostics += [
+            from_violation(
+                replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"), where
+            )
+            for v in [*hint(ruleset, table, deal, replay, totals, expected), *replay.violations]
+        ]
         if expected is not None and deal.dealer != expected:
             report.diagnostics.append(
                 Diagnostic(

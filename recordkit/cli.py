@@ -132,7 +132,7 @@ def _validate(
     summary = (
         f"{len(files)} file(s), {counts['records']} record(s), {counts['deals']} deal(s): "
         f"{counts['errors']} error(s), {counts['warnings']} warning(s)"
-        + (f", {counts['notes']} note(s) of what could not be checked" if counts["notes"] else "")
+        + (f", {counts['notes']} note(s)" if counts["notes"] else "")
     )
     if output == "text":
         err.print(("[red]" if failed else "[green]") + summary)

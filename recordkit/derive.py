@@ -125,13 +125,17 @@ CHECK_NAMES = {
 """Plain words for the checks every game shares, for the note of what was not checked."""
 
 
-def sheet_note() -> Violation:
-    """DEAL-NOT-CHECKED for a score-sheet deal: its scores are checked from the facts written,
-    its calls and cards were not recorded."""
+def sheet_note(scored: bool) -> Violation:
+    """DEAL-NOT-CHECKED for a score-sheet deal: its calls and cards were not recorded, and its
+    scores are checked from the facts written when those facts give them (`scored`)."""
+    scores = (
+        "the scores are checked from the facts written on the sheet"
+        if scored
+        else "the facts written do not give the scores, so they are taken as written"
+    )
     return Violation(
         NOT_CHECKED,
         PARTIAL_RULE,
-        "a score-sheet deal: the scores are checked from the facts written on the sheet; "
-        "the calls and cards were not recorded, so their rules were not checked",
+        f"a score-sheet deal: {scores}; the calls and cards were not recorded, so their rules were not checked",
         severity=Severity.INFO,
     )

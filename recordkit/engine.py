@@ -93,7 +93,7 @@ def _sheet_deal(
     scores, problems = ruleset.sheet_scores(table, deal, before)
     if scores is not None:
         problems += check_scores(ruleset, deal, scores)
-    return DealReplay(None, [*problems, sheet_note()], scores, sheet=True)
+    return DealReplay(None, [*problems, sheet_note(scored=scores is not None)], scores, sheet=True)
 
 
 def check_scores(

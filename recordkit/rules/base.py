@@ -389,11 +389,10 @@ def complete_hands(table: Table, deal: Any, played: list[list[int]], whole: bool
     """The deal with each hand it leaves out written as the cards its seat played (`whole`:
     those are the whole hand; otherwise the hand sizes and the deck's count are left unchecked)."""
     deck = table.deck
-    hands = list(deal.hands or [None] * table.players)
-    hands += [None] * (table.players - len(hands))
+    hands = list(deal.hands) if deal.hands is not None else [None] * table.players
     derived: list[str] = []
     for seat, hand in enumerate(hands):
-        if hand is None:
+        if hand is None and seat < len(played):
             hands[seat] = deck.format(sorted(played[seat]))
             derived.append(f"hands[{seat}]")
     why = "the hands are known only from the cards played"

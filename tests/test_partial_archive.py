@@ -181,6 +181,16 @@ def test_deals_by_form_query_and_stats(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "Deals as recorded" in result.output
 
 
+def test_stats_of_an_archive_before_version_3_leave_the_forms_out(tmp_path: Path) -> None:
+    """An archive of version 2 has no `derived` or `sheet` columns: its stats are the rest."""
+    archive = tmp_path / "archive"
+    to_archive([str(write_lines(tmp_path / "in.jsonl", [orjson.dumps(generated(4, 2)).decode()]))], archive)
+    manifest = orjson.loads((archive / "_recordkit.json").read_bytes())
+    (archive / "_recordkit.json").write_bytes(orjson.dumps({**manifest, "version": 2}))
+    stats = archive_stats(archive)
+    assert stats.forms is None and stats.games[1] == [("french-tarot", 4, 1, 3)]
+
+
 @pytest.fixture()
 def score_sheets(monkeypatch: pytest.MonkeyPatch) -> None:
     """French Tarot reading a deal with no hands, calls or cards as a score sheet's line, scored

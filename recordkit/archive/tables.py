@@ -173,7 +173,10 @@ class Rows:
                 dog,
                 derived,
                 replay is not None and replay.sheet,
-                state is not None and not derived and ruleset.as_written(table, raw, state, calls),
+                replay is not None
+                and replay.completion is None
+                and state is not None
+                and ruleset.as_written(table, raw, state, calls),
                 orjson.dumps(raw).decode(),
             )
             self._extend(

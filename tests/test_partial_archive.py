@@ -72,7 +72,7 @@ def deals_rows(archive: Path) -> list[dict[str, Any]]:
 
 
 @settings(
-    max_examples=25,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

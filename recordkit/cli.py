@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,11 +24,12 @@ from recordkit.archive.tables import VIOLATIONS
 from recordkit.cluster import ClusterError, connect, validate_on_cluster
 from recordkit.codec import dumps
 from recordkit.diagnostics import Diagnostic, Severity
-from recordkit.engine import format_scores, steps
+from recordkit.engine import DealReplay, format_scores
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.inputs import validate_inputs, violation_batches
 from recordkit.recorder.terminal import Session, open_recorder
+from recordkit.rules.base import Completion
 from recordkit.schema import write_schemas
 from recordkit.sources import RawRecord, parsed, read_records, write_atomic
 from recordkit.validate import RecordReport, Settings, validate_record
@@ -165,7 +165,10 @@ def replay(
     deal: Annotated[int, typer.Option(help="Deal number, from 1.")] = 1,
     record: Annotated[int, typer.Option(help="Record number in the file, from 1.")] = 1,
 ) -> None:
-    """Show one deal trick by trick: who led, the cards, who won, running card points.
+    """Show one deal trick by trick: the hands, who led, the cards, who won, running card points.
+
+    Hands the record leaves out are shown as derived from the tricks; a score sheet's line shows
+    its facts and scores.
 
     Example: recordkit replay samples/french-tarot/club-evening-4p.json --deal 2
     """
@@ -183,7 +186,8 @@ def replay(
     ruleset = RULESETS[report.record.game]
     table, _ = ruleset.table(report.record.options, len(report.record.players))
     assert table is not None
-    _show_deal(ruleset, table, deals[deal - 1], report.record.players, deal)
+    replayed = report.replays[deal - 1] if deal <= len(report.replays) else None
+    _show_deal(ruleset, table, deals[deal - 1], replayed, report.record.players, deal)
     failed = any(d.severity == Severity.ERROR and d.location.deal == deal for d in report.diagnostics)
     raise typer.Exit(1 if failed else 0)
 
@@ -200,21 +204,34 @@ def _nth_record(path: Path, number: int) -> RawRecord:
     raise typer.Exit(2)
 
 
-def _show_deal(ruleset: Any, table: Any, deal: Any, players: list[str], number: int) -> None:
+DERIVED_MARK = "*"
+"""The mark of a hand (or other dealt group) the record leaves out, derived from the tricks."""
+
+
+def _show_deal(
+    ruleset: Any, table: Any, deal: Any, replayed: DealReplay | None, players: list[str], number: int
+) -> None:
+    """The deal as replayed: a score sheet's line as such, else its hands (the derived ones
+    marked) and its tricks with the running card points each seat has taken."""
     names = [f"{seat}:{name}" for seat, name in enumerate(players)]
-    view = RichTable(title=f"Deal {number} (dealer {names[deal.dealer % table.players]})")
-    for column in ("trick", "leader", "cards (from the leader)", "winner", "points", "running points"):
-        view.add_column(column)
-    running = [0] * table.players
-    final = deque(steps(ruleset, table, deal), maxlen=1)
-    if not final:
+    title = f"Deal {number} (dealer {names[deal.dealer % table.players]})"
+    if replayed is not None and replayed.sheet:
+        _show_sheet(deal, replayed, title)
+        return
+    if replayed is None or replayed.state is None:
         err.print("[red]the deal cannot be replayed (see the errors above)")
         return
-    state = final[0][2]
+    state = replayed.state
+    _show_hands(replayed.completion, deal, names)
+    view = RichTable(title=title)
+    for column in ("trick", "leader", "cards (from the leader)", "winner", "points", "running points"):
+        view.add_column(column)
+    running: list[int | float] = [0] * table.players
     for number, trick in enumerate(state.tricks, start=1):
         points = ruleset.trick_points(trick)
-        if points is not None:
-            running[trick.winner] += points
+        shares = ruleset.trick_shares(table, state, number)
+        if shares is not None:
+            running = [total + share for total, share in zip(running, shares, strict=True)]
         cards = [f"{table.deck.codes[c]}({s})" for c, s in zip(trick.cards, trick.seats, strict=True)]
         for after, text in reversed(ruleset.trick_notes(state, number)):
             cards.insert(after, text)
@@ -227,9 +244,55 @@ def _show_deal(ruleset: Any, table: Any, deal: Any, players: list[str], number: 
             " ".join(f"{p:g}" for p in running),
         )
     out.print(view)
-    scores = ruleset.score(state)
-    if scores is not None:
-        out.print(f"scores by the rules: {format_scores(scores)}")
+    if replayed.scores is not None:
+        out.print(f"scores by the rules: {format_scores(replayed.scores)}")
+    if deal.result is not None:
+        out.print(f"scores on the sheet: {format_scores(deal.result.scores)}")
+
+
+def _show_hands(completion: Completion | None, deal: Any, names: list[str]) -> None:
+    """The hands as dealt, and any other dealt group the record leaves out: those derived from
+    the tricks marked, with a line that says so."""
+    dealt = completion.deal if completion is not None else deal
+    derived = completion.derived if completion is not None else []
+    groups = [(names[seat], f"hands[{seat}]", hand) for seat, hand in enumerate(dealt.hands or [])]
+    groups += [(path, path, _group(dealt, path)) for path in derived if not path.startswith("hands[")]
+    if not groups:
+        return
+    view = RichTable(title="Hands as dealt")
+    view.add_column("seat")
+    view.add_column("cards")
+    for label, path, cards in groups:
+        view.add_row(label + (f" {DERIVED_MARK}" if path in derived else ""), cards or "")
+    if derived:
+        view.caption = f"{DERIVED_MARK} derived from the tricks"
+        seats = [names[int(p[6:-1])] for p in derived if p.startswith("hands[")]
+        others = [p for p in derived if not p.startswith("hands[")]
+        said = ([f"the hands of {', '.join(seats)}"] if seats else []) + [f"the {p}" for p in others]
+        out.print(f"derived from the tricks: {'; '.join(said)} (marked {DERIVED_MARK})")
+    out.print(view)
+
+
+def _group(deal: Any, path: str) -> str | None:
+    """A dealt group of a deal by its path (`dog`, `discards[1]`), as card codes."""
+    name, _, index = path.partition("[")
+    value = getattr(deal, name, None)
+    if index and isinstance(value, list):
+        value = value[int(index.rstrip("]"))]
+    if isinstance(value, list):
+        return " ".join(map(str, value))
+    return None if value is None else str(value)
+
+
+def _show_sheet(deal: Any, replayed: DealReplay, title: str) -> None:
+    """A score sheet's line: the facts it writes, its scores by the rules and as written."""
+    out.print(f"{title}: a score-sheet line; its calls and cards were not recorded")
+    facts = deal.result.model_dump(mode="json", exclude_none=True) if deal.result is not None else {}
+    facts.pop("scores", None)
+    if facts:
+        out.print("facts on the sheet: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in facts.items()))
+    if replayed.scores is not None:
+        out.print(f"scores by the rules: {format_scores(replayed.scores)}")
     if deal.result is not None:
         out.print(f"scores on the sheet: {format_scores(deal.result.scores)}")
 
@@ -398,11 +461,10 @@ def stats(path: Annotated[Path, typer.Argument(help="An archive, or a record fil
     except ArchiveError as error:
         err.print(f"[red]{error}")
         raise typer.Exit(2) from None
-    for title, (columns, rows) in (
-        ("Games", figures.games),
-        ("Contracts", figures.contracts),
-        ("Scores", figures.scores),
-    ):
+    tables = [("Games", figures.games), ("Contracts", figures.contracts), ("Scores", figures.scores)]
+    if figures.forms is not None:
+        tables.insert(1, ("Deals as recorded", figures.forms))
+    for title, (columns, rows) in tables:
         view = RichTable(title=title)
         for column in columns:
             view.add_column(column)

@@ -116,7 +116,7 @@ def test_files_carry_version_and_options_metadata(tmp_path: Path) -> None:
     archive = tmp_path / "archive"
     to_archive([str(write_jsonl(tmp_path / "a.jsonl", [generated(4, 1, options={"misere": True})]))], archive)
     metadata = pq.ParquetFile(archive / "plays" / "part-00000.parquet").metadata.metadata
-    assert metadata[b"recordkit.archive_version"] == b"2"
+    assert metadata[b"recordkit.archive_version"] == b"3"
     assert metadata[b"recordkit.record_format"] == b"1.1"
     assert metadata[b"recordkit.tool"].startswith(b"recordkit ")
     assert orjson.loads(metadata[b"recordkit.options"])["french-tarot"][0].count('"misere":true') == 1
@@ -168,6 +168,7 @@ def test_documented_queries_are_all_tested() -> None:
         "score_by_bid",
         "excuse_changes_sides",
         "tricks_by_seat",
+        "deals_by_form",
         "violations_by_code",
         "revokes_with_cards",
     }

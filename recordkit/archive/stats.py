@@ -17,14 +17,30 @@ class Stats:
     """The figures `recordkit stats` prints, each a list of rows with its column names."""
 
     games: tuple[list[str], list[tuple[Any, ...]]]
+    forms: tuple[list[str], list[tuple[Any, ...]]] | None
+    """The deals by how they were recorded; None for an archive older than version 3."""
     contracts: tuple[list[str], list[tuple[Any, ...]]]
     scores: tuple[list[str], list[tuple[Any, ...]]]
 
+
+FORMS_VERSION = 3
+"""The archive version that added the deals' derived and sheet columns."""
 
 GAMES = """
 SELECT game, n_players, count(*) AS games, sum(n_deals) AS deals
 FROM games GROUP BY ALL ORDER BY ALL
 """
+
+FORMS = """
+SELECT game, n_players, count(*) AS deals,
+       count(*) FILTER (WHERE NOT sheet AND len(derived) = 0) AS whole,
+       count(*) FILTER (WHERE len(derived) > 0) AS derived,
+       count(*) FILTER (WHERE sheet) AS sheet,
+       count(*) FILTER (WHERE derived IS NULL) AS not_replayed
+FROM deals GROUP BY ALL ORDER BY ALL
+"""
+"""How the deals were recorded: whole, with dealt cards left out (derived from the play), or as
+a score sheet's line; and those that could not be replayed."""
 
 CONTRACTS = """
 SELECT d.game, d.n_players, d.contract, count(*) AS deals,
@@ -59,9 +75,16 @@ def connect(archive: Path) -> duckdb.DuckDBPyConnection:
 
 
 def archive_stats(archive: Path) -> Stats:
-    """Games and deals by game, contracts with their success rate and score, score spread."""
+    """Games and deals by game, how the deals were recorded, contracts with their success rate
+    and score, score spread."""
+    forms = read_manifest(archive).version >= FORMS_VERSION
     with connect(archive) as connection:
-        return Stats(*(_rows(connection, query) for query in (GAMES, CONTRACTS, SCORES)))
+        return Stats(
+            _rows(connection, GAMES),
+            _rows(connection, FORMS) if forms else None,
+            _rows(connection, CONTRACTS),
+            _rows(connection, SCORES),
+        )
 
 
 def _rows(connection: duckdb.DuckDBPyConnection, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:

@@ -9,12 +9,14 @@ import orjson
 import pyarrow as pa
 
 from recordkit.codec import to_data
+from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
 from recordkit.validate import RecordReport
 
 ARCHIVE_FORMAT = "recordkit-archive"
-ARCHIVE_VERSION = 2
-"""2 added the deals' hands, dog and as_written columns and the manifest's checksums."""
+ARCHIVE_VERSION = 3
+"""2 added the deals' hands, dog and as_written columns and the manifest's checksums; 3 the deals'
+derived and sheet columns (partial records, format 1.1)."""
 
 TABLES: dict[str, pa.Schema] = {
     "games": pa.schema(
@@ -48,6 +50,8 @@ TABLES: dict[str, pa.Schema] = {
             ("n_tricks", pa.int16()),
             ("hands", pa.list_(pa.list_(pa.string()))),
             ("dog", pa.list_(pa.string())),
+            ("derived", pa.list_(pa.string())),
+            ("sheet", pa.bool_()),
             ("as_written", pa.bool_()),
             ("deal_json", pa.string()),
         ]
@@ -149,7 +153,7 @@ class Rows:
             summary = ruleset.summary(state) if state is not None else None
             tricks = state.tricks if state is not None else []
             calls = [a for a in (replay.actions if replay else []) if a.kind != "play"]
-            hands = raw.get("hands")
+            hands, dog, derived = _dealt(raw, replay)
             self._row(
                 "deals",
                 game_id,
@@ -165,11 +169,14 @@ class Rows:
                 summary.trump if summary else None,
                 summary.declarer_points if summary else None,
                 len(tricks),
-                [hand.split() for hand in hands]
-                if type(hands) is list and all(type(h) is str for h in hands)
-                else None,
-                raw["dog"].split() if type(raw.get("dog")) is str else None,
-                state is not None and ruleset.as_written(table, raw, state, calls),
+                hands,
+                dog,
+                derived,
+                replay is not None and replay.sheet,
+                replay is not None
+                and replay.completion is None
+                and state is not None
+                and ruleset.as_written(table, raw, state, calls),
                 orjson.dumps(raw).decode(),
             )
             self._extend(
@@ -263,6 +270,29 @@ class Rows:
                 values.clear()
         self.deals = self.games = 0
         return out
+
+
+def _dealt(
+    raw: dict[str, Any], replay: DealReplay | None
+) -> tuple[list[list[str]] | None, list[str] | None, list[str] | None]:
+    """The deal's hands and dog as the deals table holds them: as written, with the groups the
+    record leaves out as the replay derived them from the play (`DealReplay.completion`); and the
+    paths of those derived groups, [] when none is, None when the deal could not be replayed."""
+    if replay is None or (replay.state is None and not replay.sheet):
+        derived = None
+    else:
+        derived = list(replay.completion.derived) if replay.completion is not None else []
+    dealt = raw
+    if replay is not None and replay.completion is not None:
+        dealt = replay.completion.deal.model_dump(mode="json", exclude_none=True)
+    hands, dog = dealt.get("hands"), dealt.get("dog")
+    return (
+        [hand.split() for hand in hands]
+        if type(hands) is list and all(type(h) is str for h in hands)
+        else None,
+        dog.split() if type(dog) is str else None,
+        derived,
+    )
 
 
 def _at(values: list[Any] | None, index: int) -> float | None:

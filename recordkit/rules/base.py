@@ -242,6 +242,16 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """Card points in a trick, for the replay view; None for games that do not count them."""
         return None
 
+    def trick_shares(self, table: Table, state: StateT, number: int) -> list[int | float] | None:
+        """Each seat's card points from trick `number` (1-based), for the replay view's running
+        points: the trick's points (`trick_points`) to its winner; games whose rules leave a card
+        with another seat (French Tarot's Excuse) say so. None for games that do not count them."""
+        trick = state.tricks[number - 1]
+        points = self.trick_points(trick)
+        if points is None or trick.winner is None:
+            return None
+        return [points if seat == trick.winner else 0 for seat in range(table.players)]
+
     def weight(self, state: StateT, action: Action) -> float:
         """How likely the generator is to choose a legal action (1.0: as likely as any other).
 

@@ -32,7 +32,7 @@ from recordkit.rules.base import (
     unknown_card,
 )
 from recordkit.rules.columns import Bools, ColumnRows
-from recordkit.rules.french_tarot import announcements, columnar, contract, partial, play, quick
+from recordkit.rules.french_tarot import announcements, columnar, contract, partial, play, quick, shares
 from recordkit.rules.french_tarot.cards import (
     DECK,
     DOG_SIZES,
@@ -564,6 +564,10 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
     def trick_points(self, trick: PlayedTrick) -> int | float:
         return as_points(half_points(DECK.mask(trick.cards)))
+
+    def trick_shares(self, table: Table, state: TarotState, number: int) -> list[int | float]:
+        """By the count (`shares.trick_shares`): the Excuse stays with the side that played it."""
+        return shares.trick_shares(state, number)
 
     def weight(self, state: TarotState, action: Action) -> float:
         """Generated auctions look like a club's: most players pass, few guard without or against."""

@@ -36,7 +36,7 @@ def derive(
     if any(p.severity == Severity.ERROR for p in problems):
         return None, problems
     state, _ = ruleset.start(table, blank)
-    run(ruleset, state, actions)
+    run(ruleset, state, actions, just_in_time=True)
     played: list[list[int]] = [[] for _ in range(table.players)]
     tricks_of: dict[int, list[int]] = {}
     current = getattr(state, "current", None)
@@ -51,14 +51,22 @@ def derive(
     return completion, []
 
 
-def run(ruleset: Ruleset[Any, Any, Any], state: Any, actions: list[Action]) -> list[Violation]:
+def run(
+    ruleset: Ruleset[Any, Any, Any], state: Any, actions: list[Action], just_in_time: bool = False
+) -> list[Violation]:
     """Carry the actions out in order, each non-play action by the seat whose turn it is when
-    the record does not say; every rule they break, in order."""
+    the record does not say; every rule they break, in order. `just_in_time` puts each card
+    played in its player's hand just before it falls, so that a deal replayed with blank hands
+    (to find who played what) plays every card as held, cheaply and without a finding."""
     problems: list[Violation] = []
     for action in actions:
         if action.seat is None and action.kind != "play":
             turn = ruleset.turn(state)
             action.seat = turn.seat if turn is not None else None
+        elif just_in_time and action.kind == "play":
+            turn = ruleset.turn(state)
+            if turn is not None and turn.seat is not None:
+                state.hands[turn.seat] |= 1 << action.value
         problems += ruleset.advance(state, action)
     return problems
 

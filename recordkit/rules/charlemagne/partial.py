@@ -81,34 +81,35 @@ def moves(state: CharlemagneState) -> Moves:
     return out
 
 
+KITTY = PLAYERS
+"""The kitty's place in the owners' table, after the four seats."""
+
+
 def complete(
     table: Table, deal: CharlemagneDeal, played: list[list[int]], state: CharlemagneState
 ) -> Completion:
     """The hands, kitty and discards the record leaves out, from the play (`state` replayed it with
-    the unknown groups empty), with the checks that rest on a guess."""
+    the unknown groups empty; `played` is what it found each seat played, which `state` has in
+    the order of play), with the checks that rest on a guess."""
     variant: str = table.options.variant
-    deck = DECKS[variant]
     written: list[str | None] = list(deal.hands) if deal.hands is not None else [None] * PLAYERS
-    masks = [deck.mask(cards) for cards in played]
     move = moves(state)
-    bidder = state.bidder
-    taker = bidder if state.kitty_taken else None
+    own = owners(deal, state, written, move)
+    taker = state.bidder if state.kitty_taken else None
     kitty_open = variant == "standard" and deal.kitty is None
     found: dict[str, int] = {}
     for seat, hand in enumerate(written):
         if hand is None and seat != taker and seat < PLAYERS:
-            own = masks[seat] | move.discarded[seat] | move.given[seat]
-            found[f"hands[{seat}]"] = own & ~move.received[seat]
+            found[f"hands[{seat}]"] = own[seat] & ~move.received[seat]
     unchecked: Unchecked = {}
     played_out = state.phase == Phase.DONE and len(state.tricks) == TRICKS and state.claim is None
-    if bidder is not None and played_out:
-        known = _union(masks) | _union(move.discarded) | _union(found.values())
-        for group in (*[h for h in written if h is not None], deal.kitty or ""):
-            known |= deck.mask(card_list(deck, group, "", "")[0])
-        sinks = _sinks(deal, state, move, written, kitty_open)
-        unchecked |= _share(sinks, (1 << len(deck)) - 1 & ~known, found, state)
+    if state.bidder is not None and played_out:
+        full = (1 << len(DECKS[variant])) - 1
+        unplayed = full & ~_union(bit(card) for trick in state.tricks for card in trick.cards)
+        sinks = _sinks(deal, state, move, own, written, kitty_open, unplayed)
+        unchecked |= _share(sinks, full & ~_union(own), found)
     if taker is not None:
-        unchecked |= _taker(deal, state, masks, move, written, found)
+        unchecked |= _taker(deal, state, own, move, found)
     if not played_out:
         unchecked |= _not_played_out(deal, state, kitty_open)
         if kitty_open:
@@ -116,60 +117,108 @@ def complete(
     return _completion(deal, written, found, unknown(table, deal), unchecked)
 
 
+def owners(deal: CharlemagneDeal, state: CharlemagneState, written: list[str | None], move: Moves) -> list[int]:
+    """Whose each card was as dealt, as far as the record shows (the four seats, then the kitty):
+    the written groups first, then the cards passed and discarded, then each card played, by the
+    first of these that shows it. A card shown twice stays with the first: the replay then finds
+    the second (a card played again, or one that another seat holds) at its place."""
+    owner: dict[int, int] = {}
+
+    def put(mask: int, who: int) -> None:
+        for card in ids_of(mask):
+            owner.setdefault(card, who)
+
+    for seat, hand in enumerate(written[:PLAYERS]):
+        put(_mask(hand), seat)
+    put(_mask(deal.kitty), KITTY)
+    for seat in range(PLAYERS):
+        put(move.given[seat], seat)
+    for seat in range(PLAYERS):
+        put(move.discarded[seat] & ~move.received[seat], seat)
+    tricks = [*state.tricks, *([state.current] if state.current is not None else [])]
+    for trick in tricks:
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
+            if not move.received[seat] >> card & 1:
+                owner.setdefault(card, seat)
+    own = [0] * (PLAYERS + 1)
+    for card, who in owner.items():
+        own[who] |= bit(card)
+    return own
+
+
+def _mask(text: str | None) -> int:
+    """The cards of a written group (none when it is not written)."""
+    deck = DECKS["standard"]
+    return deck.mask(card_list(deck, text, "", "")[0]) if text else 0
+
+
 @dataclass(frozen=True, slots=True)
 class Sink:
-    """A group the unplayed cards went to: its path, how many it takes, and the cards it takes first."""
+    """An unwritten group that cards nobody played lie in: its path, how many cards it holds, the
+    cards that can only be there (`must`), and the checks a guess of its cards would decide."""
 
     path: str
     size: int
-    first: int = 0
+    must: int = 0
     checks: tuple[tuple[str, int | None], ...] = ()
 
 
 def _sinks(
-    deal: CharlemagneDeal, state: CharlemagneState, move: Moves, written: list[str | None], kitty_open: bool
+    deal: CharlemagneDeal,
+    state: CharlemagneState,
+    move: Moves,
+    own: list[int],
+    written: list[str | None],
+    kitty_open: bool,
+    unplayed: int,
 ) -> list[Sink]:
     """Where the cards nobody played lie, among the groups the record leaves out: a missing
-    discard (a received card first), the hand of a seat out of the play, the kitty nobody took."""
+    discard (which holds the discarder's cards he did not play), the hand of a seat out of the
+    play, the kitty nobody took."""
     bidder = state.bidder
     assert bidder is not None
     sinks: list[Sink] = []
     due = KITTY_SIZE[state.variant] * state.kitty_taken + int(state.partner_card is not None)
     if deal.discard is None and due:
-        sinks.append(Sink("discard", due, move.received[bidder], (("CHARLEMAGNE-DISCARD-NOT-HELD", bidder),)))
+        had = own[bidder] | move.received[bidder] | (own[KITTY] if state.kitty_taken else 0)
+        sinks.append(Sink("discard", due, had & unplayed, (("CHARLEMAGNE-DISCARD-NOT-HELD", bidder),)))
     defender = state.defender
     if defender is not None and deal.defender_discard is None and state.defender_card is not None:
-        checks = (("CHARLEMAGNE-DISCARD-NOT-HELD", defender),)
-        sinks.append(Sink("defender_discard", 1, move.received[defender], checks))
-    for seat, hand in enumerate(written):
+        had = (own[defender] | move.received[defender]) & unplayed
+        sinks.append(Sink("defender_discard", 1, had, (("CHARLEMAGNE-DISCARD-NOT-HELD", defender),)))
+    for seat, hand in enumerate(written[:PLAYERS]):
         if hand is None and not state.active(seat):
             held: tuple[tuple[str, int | None], ...] = (("DEAL-HAND-SIZE", seat),)
             if move.given[seat]:
                 held += (("CHARLEMAGNE-CARD-NOT-HELD", seat),)
-            sinks.append(Sink(f"hands[{seat}]", HAND_SIZE - popcount(move.given[seat]), 0, held))
+            sinks.append(Sink(f"hands[{seat}]", HAND_SIZE - popcount(own[seat]), 0, held))
     if kitty_open and not state.kitty_taken:
         sinks.append(Sink("kitty", KITTY_SIZE[state.variant], 0, (("DEAL-KITTY-SIZE", None),)))
     return sinks
 
 
-def _share(sinks: list[Sink], left: int, found: dict[str, int], state: CharlemagneState) -> Unchecked:
-    """Give the cards nobody played (`left`) to the groups they lie in: all to one, or, when several
-    are unwritten, a guess that fills each in turn, whose checks are then not run."""
-    if not sinks:
+def _share(sinks: list[Sink], left: int, found: dict[str, int]) -> Unchecked:
+    """Give each group its cards: those that can only be there, and its share of the cards nobody
+    shows (`left`), all of them when one group has room for them; when several have, a guess that
+    fills each in turn, lowest cards first, whose checks are then not run."""
+    open_sinks = [sink for sink in sinks if sink.size > popcount(sink.must)]
+    guessed = len(open_sinks) > 1 and left != 0
+    for sink in sinks:
+        share = 0
+        if sink is (open_sinks[-1] if open_sinks else None):
+            share = left
+        elif sink in open_sinks:
+            share = _union(bit(card) for card in ids_of(left)[: sink.size - popcount(sink.must)])
+        left &= ~share
+        found[sink.path] = found.get(sink.path, 0) | sink.must | share
+    if not guessed:
         return {}
-    for sink in sinks[:-1]:
-        take = _pick(sink.size, sink.first & left, left)
-        found[sink.path] = found.get(sink.path, 0) | take
-        left &= ~take
-    found[sinks[-1].path] = found.get(sinks[-1].path, 0) | left
-    if len(sinks) == 1:
-        return {}
-    names = [_name(sink.path) for sink in sinks]
+    names = [_name(sink.path) for sink in open_sinks]
     why = (
         f"the cards not played lay in {', '.join(names[:-1])} and {names[-1]}, none of them written, "
         f"so which lay where is not known"
     )
-    return {check: why for sink in sinks for check in sink.checks}
+    return {check: why for sink in open_sinks for check in sink.checks}
 
 
 def _name(path: str) -> str:
@@ -179,36 +228,27 @@ def _name(path: str) -> str:
     return {"kitty": "the kitty", "discard": "the bidder's discard"}.get(path, "the defender's discard")
 
 
-def _pick(size: int, first: int, pool: int) -> int:
-    """`size` cards of `pool`, those of `first` before the others, lowest first."""
-    chosen = ids_of(first)[:size]
-    chosen += ids_of(pool & ~first)[: size - len(chosen)]
-    return _union(bit(card) for card in chosen)
-
-
 def _taker(
-    deal: CharlemagneDeal,
-    state: CharlemagneState,
-    masks: list[int],
-    move: Moves,
-    written: list[str | None],
-    found: dict[str, int],
+    deal: CharlemagneDeal, state: CharlemagneState, own: list[int], move: Moves, found: dict[str, int]
 ) -> Unchecked:
-    """The bidder who took the kitty held it and his hand together: what he played and discarded,
-    less the partner's card. One of the two written tells the other; neither written, the kitty is
-    guessed among his discards, and the check of the discard is not run."""
+    """The bidder who took the kitty held it and his hand together: what he played and discarded
+    (less the partner's card), and a written kitty or hand. One of the two written tells the
+    other; neither written, the kitty is guessed among his discards, and the check of the discard
+    is not run."""
     bidder = state.bidder
     assert bidder is not None
-    deck = DECKS[state.variant]
     discard = move.discarded[bidder] | found.get("discard", 0)
-    pool = (masks[bidder] | discard) & ~move.received[bidder]
-    hand, kitty = written[bidder] if bidder < len(written) else "", deal.kitty
-    if hand is not None and kitty is None:
-        found["kitty"] = pool & ~deck.mask(card_list(deck, hand, "", "")[0])
-    elif hand is None and kitty is not None:
-        found[f"hands[{bidder}]"] = pool & ~deck.mask(card_list(deck, kitty, "", "")[0])
-    elif hand is None and kitty is None:
-        found["kitty"] = _pick(KITTY_SIZE[state.variant], discard & pool, pool)
+    pool = (own[bidder] | own[KITTY] | discard) & ~move.received[bidder]
+    hand = deal.hands[bidder] if deal.hands is not None and bidder < len(deal.hands) else None
+    if hand is not None and deal.kitty is None:
+        found["kitty"] = pool & ~_mask(hand)
+    elif hand is None and deal.kitty is not None:
+        found[f"hands[{bidder}]"] = pool & ~_mask(deal.kitty)
+    elif hand is None and deal.kitty is None:
+        kitty_size = KITTY_SIZE[state.variant]
+        chosen = ids_of(discard & pool)[:kitty_size]
+        chosen += ids_of(pool & ~discard)[: kitty_size - len(chosen)]
+        found["kitty"] = _union(bit(card) for card in chosen)
         found[f"hands[{bidder}]"] = pool & ~found["kitty"]
         why = "neither the bidder's hand nor the kitty is written, so which of his cards came from the kitty is not known"
         return {("CHARLEMAGNE-DISCARD-NOT-HELD", bidder): why}

@@ -109,7 +109,9 @@ def test_a_missing_discard_is_derived_from_the_cards_not_played() -> None:
 
 def test_a_missing_discard_with_every_hand_written_is_still_reported() -> None:
     """charlemagne.exchange.discard-size: with the hands and kitty written, the discard is required."""
-    assert [d.code for d in findings(without(sample_deal(CLUB, 0), "discard"))] == ["CHARLEMAGNE-DISCARD-SIZE"]
+    assert [d.code for d in findings(without(sample_deal(CLUB, 0), "discard"))] == [
+        "CHARLEMAGNE-DISCARD-SIZE"
+    ]
 
 
 def test_mulot_partner_and_kitty_cannot_be_told_apart() -> None:
@@ -174,7 +176,9 @@ def test_maine_knocks_and_numbered_bids_replay_from_the_tricks() -> None:
 def test_a_revoke_is_proven_by_a_later_card() -> None:
     """charlemagne.play.follow: in trick 1 Marie-Claude plays DJ, le petit bar (a trump), on a diamond
     lead, and plays D7 in trick 6: she held a diamond. The tricks alone prove the revoke."""
-    record = orjson.loads((SAMPLES.parent / "invalid/charlemagne/CHARLEMAGNE-REVOKE--petit-bar.json").read_bytes())
+    record = orjson.loads(
+        (SAMPLES.parent / "invalid/charlemagne/CHARLEMAGNE-REVOKE--petit-bar.json").read_bytes()
+    )
     found = findings(without(record, "hands", "kitty"))
     assert [(d.code, d.location.trick, d.location.position, d.location.seat) for d in found] == [
         ("CHARLEMAGNE-REVOKE", 1, 3, 0)
@@ -370,7 +374,9 @@ def test_a_fact_no_deal_can_have(variant: str, line: dict[str, Any], field: str)
 
 def test_a_forced_standard_dealer_cannot_pass_on_the_sheet() -> None:
     """charlemagne.sheet.facts: under all_pass = dealer_forced_5 a deal always has a contract."""
-    record = sheet("standard", {"scores": [0, 0, 0, 0], "contract": "pass"}, options={"all_pass": "dealer_forced_5"})
+    record = sheet(
+        "standard", {"scores": [0, 0, 0, 0], "contract": "pass"}, options={"all_pass": "dealer_forced_5"}
+    )
     assert [d.code for d in findings(record)] == ["SHEET-BAD-FACT"]
 
 
@@ -435,7 +441,9 @@ def test_forgetting_the_hands_keeps_the_verdict_and_the_hands(seed: int, options
         for seat in range(4):
             if not {("DEAL-HAND-SIZE", seat), ("CHARLEMAGNE-DISCARD-NOT-HELD", seat)} & guessed:
                 assert completion.deal.hands[seat] == raw["hands"][seat], (index, seat)
-        kitty_guessed = any(code in ("DEAL-KITTY-SIZE", "CHARLEMAGNE-DISCARD-NOT-HELD") for code, _ in guessed)
+        kitty_guessed = any(
+            code in ("DEAL-KITTY-SIZE", "CHARLEMAGNE-DISCARD-NOT-HELD") for code, _ in guessed
+        )
         if "kitty" in raw and not kitty_guessed:
             assert completion.deal.kitty == raw["kitty"], index
 
@@ -517,8 +525,9 @@ def test_a_revoke_made_by_moving_a_card_is_found_without_hands(
     seed: int, options: dict[str, Any], data: st.DataObject
 ) -> None:
     """charlemagne.play.follow: a seat's illegal card swapped in from a later trick is found without
-    the hands as with them; at the same place whenever every trick keeps its leader (otherwise the
-    later cards fall to other seats, and the faults are found where they then are)."""
+    the hands as with them, at the same place, whenever every card stays with its seat. (When the
+    swap changes who wins a trick, the later cards fall to other seats: the tricks may then be
+    those of another, legal deal, which only the hands can tell apart.)"""
     record = generated(seed, options, deals=2)
     candidates = illegal_swaps(record)
     if not candidates:
@@ -531,9 +540,12 @@ def test_a_revoke_made_by_moving_a_card_is_found_without_hands(
     deal = chosen[0] + 1
     spot = (deal, chosen[1] + 1, chosen[2] + 1)
     found = findings(partial)
-    assert any(d.location.deal == deal for d in found)
     if seats_of(full, chosen[0]) == seats_of(record, chosen[0]):
-        at = [place(d) for d in findings(full) if (d.location.deal, d.location.trick, d.location.position) == spot]
+        at = [
+            place(d)
+            for d in findings(full)
+            if (d.location.deal, d.location.trick, d.location.position) == spot
+        ]
         assert at and at == [
             place(d) for d in found if (d.location.deal, d.location.trick, d.location.position) == spot
         ]
@@ -541,7 +553,9 @@ def test_a_revoke_made_by_moving_a_card_is_found_without_hands(
 
 def seats_of(record: dict[str, Any], index: int) -> list[list[int]]:
     """Who played each card of a deal's tricks, by the rules."""
-    state = replay_deal(CHARLEMAGNE, table_of(record), CharlemagneDeal.model_validate(record["deals"][index])).state
+    state = replay_deal(
+        CHARLEMAGNE, table_of(record), CharlemagneDeal.model_validate(record["deals"][index])
+    ).state
     assert state is not None
     return [trick.seats for trick in state.tricks]
 

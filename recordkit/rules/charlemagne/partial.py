@@ -117,7 +117,9 @@ def complete(
     return _completion(deal, written, found, unknown(table, deal), unchecked)
 
 
-def owners(deal: CharlemagneDeal, state: CharlemagneState, written: list[str | None], move: Moves) -> list[int]:
+def owners(
+    deal: CharlemagneDeal, state: CharlemagneState, written: list[str | None], move: Moves
+) -> list[int]:
     """Whose each card was as dealt, as far as the record shows (the four seats, then the kitty):
     the written groups first, then the cards passed and discarded, then each card played, by the
     first of these that shows it. A card shown twice stays with the first: the replay then finds
@@ -264,7 +266,9 @@ def _not_played_out(deal: CharlemagneDeal, state: CharlemagneState, kitty_open: 
         why = "the play ended with a claim, so the cards not played are not known"
     else:
         why = "the deal is not played out, so the hands are known only from the cards played"
-    codes = [*HAND_CHECKS, *(["DEAL-KITTY-SIZE"] if kitty_open else []), "CHARLEMAGNE-CLAIM-WRONG"]
+    codes = [*HAND_CHECKS, *(["DEAL-KITTY-SIZE"] if kitty_open else [])]
+    if state.claim is not None:
+        codes.append("CHARLEMAGNE-CLAIM-WRONG")
     bidder_discards = state.kitty_taken or state.partner_card is not None
     defender_discards = state.defender_card is not None
     if (deal.discard is None and bidder_discards) or (deal.defender_discard is None and defender_discards):

@@ -220,6 +220,14 @@ def test_a_written_hand_holding_a_card_another_seat_plays() -> None:
     assert ("PLAY-NOT-HELD", 5, 3) in found
 
 
+def test_the_kitty_alone_left_out_is_what_the_hands_do_not_hold() -> None:
+    """charlemagne.partial.hands: Gaétan's Mulot with every hand written and no kitty: the kitty is
+    DA CA, the two cards no hand holds."""
+    record = without(sample_deal(CLUB, 1), "kitty")
+    assert completion_of(record).deal.kitty == "DA CA"
+    assert findings(record) == [] and note(record) == ""
+
+
 # === charlemagne.partial.unplayed: deals not played out ===========================================
 
 
@@ -231,7 +239,19 @@ def test_an_abandoned_deal_without_hands_checks_only_what_was_played() -> None:
     deal["tricks"] = deal["tricks"][:5]
     deal["status"] = "abandoned"
     assert findings(record) == []
-    assert "the hand sizes, cards dealt to nobody" in note(record)
+    assert "the hand sizes for seat 0, 1, 2, 3; cards dealt to nobody" in note(record)
+
+
+def test_a_written_hand_is_still_counted_when_the_deal_is_not_played_out() -> None:
+    """charlemagne.deal.sizes: an abandoned deal without its kitty, Réjean's written hand one card
+    short: his hand size is checked, the cards dealt to nobody are not."""
+    record = without(sample_deal(CLUB, 0), "kitty", "result")
+    deal = record["deals"][0]
+    deal["tricks"], deal["status"] = deal["tricks"][:2], "abandoned"
+    short = deal["hands"][1].split()
+    deal["hands"][1] = " ".join(short[1:])
+    found = findings(record)
+    assert [(d.code, d.location.seat) for d in found] == [("DEAL-HAND-SIZE", 1)]
 
 
 def test_a_claim_without_hands_is_not_checked_for_certainty() -> None:
@@ -348,7 +368,7 @@ def test_a_sheet_line_without_its_facts_is_not_scored() -> None:
     """charlemagne.sheet: scores with no bidder or tricks cannot be checked; a note says so."""
     record = sheet("standard", {"scores": [0, 7, 0, 7], "contract": "7"})
     assert findings(record) == []
-    assert "does not write the bidder and the tricks" in note(record)
+    assert "does not write the bidder and the bidding side's tricks" in note(record)
 
 
 @pytest.mark.parametrize(
@@ -435,8 +455,8 @@ def test_forgetting_the_hands_keeps_the_verdict_and_the_hands(seed: int, options
     assert verdict(partial) == verdict(record) == []
     for index, raw in enumerate(record["deals"]):
         completion = completion_of(partial, index)
-        guessed = {key for key in completion.unchecked if key[0] != "DEAL-MISSING-CARD"}
-        if ("DEAL-HAND-SIZE", None) in guessed:  # not played out: hands only in part
+        guessed = set(completion.unchecked)
+        if ("DEAL-MISSING-CARD", None) in guessed:  # not played out: hands only in part
             continue
         for seat in range(4):
             if not {("DEAL-HAND-SIZE", seat), ("CHARLEMAGNE-DISCARD-NOT-HELD", seat)} & guessed:

@@ -111,7 +111,7 @@ def complete(
     if taker is not None:
         unchecked |= _taker(deal, state, own, move, found)
     if not played_out:
-        unchecked |= _not_played_out(deal, state, kitty_open)
+        unchecked |= _not_played_out(deal, state, written, kitty_open)
         if kitty_open:
             found.setdefault("kitty", 0)
     return _completion(deal, written, found, unknown(table, deal), unchecked)
@@ -257,7 +257,9 @@ def _taker(
     return {}
 
 
-def _not_played_out(deal: CharlemagneDeal, state: CharlemagneState, kitty_open: bool) -> Unchecked:
+def _not_played_out(
+    deal: CharlemagneDeal, state: CharlemagneState, written: list[str | None], kitty_open: bool
+) -> Unchecked:
     """The checks that need whole hands, when some cards were never played: the sizes, the cards
     dealt to nobody, a claim's certainty, a discard the record does not give."""
     if state.bidder is None or not (state.tricks or state.current):
@@ -266,14 +268,17 @@ def _not_played_out(deal: CharlemagneDeal, state: CharlemagneState, kitty_open: 
         why = "the play ended with a claim, so the cards not played are not known"
     else:
         why = "the deal is not played out, so the hands are known only from the cards played"
-    codes = [*HAND_CHECKS, *(["DEAL-KITTY-SIZE"] if kitty_open else [])]
-    if state.claim is not None:
-        codes.append("CHARLEMAGNE-CLAIM-WRONG")
+    unknown_seats = [seat for seat, hand in enumerate(written) if hand is None]
+    keys: list[tuple[str, int | None]] = [("DEAL-HAND-SIZE", seat) for seat in unknown_seats]
+    keys += [("DEAL-MISSING-CARD", None), *([("DEAL-KITTY-SIZE", None)] if kitty_open else [])]
+    in_play_unknown = any(state.active(seat) for seat in unknown_seats) or (kitty_open and state.kitty_taken)
+    if state.claim is not None and in_play_unknown:
+        keys.append(("CHARLEMAGNE-CLAIM-WRONG", None))
     bidder_discards = state.kitty_taken or state.partner_card is not None
     defender_discards = state.defender_card is not None
     if (deal.discard is None and bidder_discards) or (deal.defender_discard is None and defender_discards):
-        codes.append("CHARLEMAGNE-DISCARD-SIZE")
-    return dict.fromkeys(((code, None) for code in codes), why)
+        keys.append(("CHARLEMAGNE-DISCARD-SIZE", None))
+    return dict.fromkeys(keys, why)
 
 
 def _completion(

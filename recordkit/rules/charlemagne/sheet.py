@@ -69,7 +69,7 @@ def _not_scored(result: CharlemagneResult) -> Violation:
         for name, value in (
             ("the contract", result.contract),
             ("the bidder", result.bidder),
-            ("the tricks", result.tricks),
+            ("the bidding side's tricks", result.tricks),
         )
         if value is None
     ]
@@ -77,7 +77,7 @@ def _not_scored(result: CharlemagneResult) -> Violation:
     return Violation(
         "DEAL-NOT-CHECKED",
         "format.partial",
-        f"the sheet does not write {said} of the bidding side, so its scores are not checked",
+        f"the sheet does not write {said}, so its scores are not checked",
         severity=Severity.INFO,
         path="result",
     )

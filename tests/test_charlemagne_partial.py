@@ -13,9 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import replay_deal
+from recordkit.generate import Form, generate_record
 from recordkit.model import trick_codes
 from recordkit.rules.base import Completion
 from recordkit.rules.charlemagne.bids import LADDERS
@@ -477,6 +479,18 @@ def test_some_hands_known_keeps_the_verdict(seed: int, options: dict[str, Any], 
     groups += [(d, "kitty") for d in range(len(record["deals"]))]
     keep = set(data.draw(st.lists(st.sampled_from(groups), unique=True)))
     assert verdict(forgotten(record, keep)) == []
+
+
+@PROPERTY
+@given(seeds, any_options, st.sampled_from(["tricks", "sheet"]))
+def test_generated_partial_forms_validate_clean(seed: int, options: dict[str, Any], form: Form) -> None:
+    """charlemagne.partial.hands, charlemagne.sheet: `recordkit generate --form tricks|sheet` writes
+    valid records, the same game as the full form."""
+    record = generate_record(CHARLEMAGNE, 4, 6, seed, options, form=form)
+    data = orjson.loads(orjson.dumps(to_data(record)))
+    assert verdict(data) == []
+    full = generated(seed, options, deals=6)
+    assert [d["totals"] for d in data["deals"]] == [d["totals"] for d in full["deals"]]
 
 
 def place(d: Diagnostic) -> tuple[Any, ...]:

@@ -72,11 +72,26 @@ class Claim(Note):
 
 
 class CharlemagneResult(Result):
-    """The score sheet line: each seat's score, and optionally the tricks the bidding side won."""
+    """The score sheet line: each seat's score and, as a club's sheet writes them, the contract, who
+    bid it and the tricks the bidding side won (each optional; spec/rules/charlemagne.md §8)."""
 
-    tricks: int | None = Field(
-        None, ge=0, le=8, description="The tricks the bidding side won (claimed tricks included), if noted."
+    contract: str | None = Field(
+        None,
+        description="The contract: the winning call's name (`7`, `mulot`, `5H`, `charlemagne S alone`), "
+        "or `pass` when everybody passed.",
     )
+    bidder: Seat | None = Field(None, description="The seat that bid the contract.")
+    tricks: int | None = Field(
+        None, ge=0, description="The tricks the bidding side won (claimed tricks included), if noted."
+    )
+
+    @model_validator(mode="after")
+    def _canonical_contract(self) -> CharlemagneResult:
+        """The contract in its canonical spelling (unknown names are kept, and reported by the rules)."""
+        if self.contract is not None:
+            key = normal_call(self.contract)
+            self.contract = CALL_ALIASES.get(key, self.contract)
+        return self
 
 
 class CharlemagneDeal(Strict):

@@ -15,6 +15,7 @@ from recordkit.diagnostics import Violation
 from recordkit.model import trick_claims
 from recordkit.rules.base import (
     Action,
+    Completion,
     DealSummary,
     QuickDeal,
     Ruleset,
@@ -27,7 +28,7 @@ from recordkit.rules.base import (
     incomplete,
     size_check,
 )
-from recordkit.rules.charlemagne import claim, defence, flow, play, quick, scoring, transcript
+from recordkit.rules.charlemagne import claim, defence, flow, partial, play, quick, scoring, sheet, transcript
 from recordkit.rules.charlemagne.auction import dealer_forced
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
@@ -64,6 +65,7 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
     totals_rule: ClassVar[str] = "charlemagne.score.totals"
     dealer_rule: ClassVar[str] = "charlemagne.deal.rotation"
     end_rule: ClassVar[str] = "charlemagne.score.game"
+    check_names: ClassVar[dict[str, str]] = partial.CHECK_NAMES
     Options = CharlemagneOptions
     Deal = CharlemagneDeal
     Record = CharlemagneRecord
@@ -84,7 +86,8 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         self, table: Table, deal: CharlemagneDeal, actions: list[Action]
     ) -> tuple[int | None, list[Violation]]:
         """Players in the play once the contract is settled (sizes the tricks), or None if nobody plays,
-        and the problems of the deal, the calls and the exchanges."""
+        and the problems of the deal, the calls and the exchanges (those of the cards as dealt left
+        out when the record does not give them all)."""
         state, problems = self.start(table, deal)
         for action in actions:
             if action.seat is None:
@@ -93,6 +96,8 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
             problems += flow.advance(state, action)
         if state.phase < Phase.PLAY:
             problems += flow.close_phases(state, Phase.PLAY)
+        if self.unknown(table, deal):
+            problems = [p for p in problems if p.code not in partial.DEALT_CHECKS]
         return (state.active_count() if state.phase == Phase.PLAY else None), problems
 
     def start(
@@ -227,21 +232,9 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         return CharlemagneResult(scores=scores)
 
     def result_checks(self, state: CharlemagneState, deal: CharlemagneDeal) -> list[Violation]:
-        """charlemagne.score.tricks: the bidding side's tricks written on the sheet match the play."""
-        if deal.result is None or deal.result.tricks is None or state.bidder is None:
-            return []
-        tricks = scoring.side_tricks(state)
-        if deal.result.tricks == tricks:
-            return []
-        return [
-            Violation(
-                "CHARLEMAGNE-TRICKS-MISMATCH",
-                "charlemagne.score.tricks",
-                f"the sheet says the bidding side took {deal.result.tricks} tricks; the play gives {tricks}",
-                path="result.tricks",
-                expected=str(tricks),
-            )
-        ]
+        """charlemagne.sheet.match, charlemagne.score.tricks: the contract, bidder and tricks written
+        on the sheet match the calls and the play (see `sheet.result_checks`)."""
+        return sheet.result_checks(state, deal)
 
     quick_result_fields: ClassVar[frozenset[str]] = frozenset({"tricks"})
 
@@ -250,6 +243,40 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
     ) -> QuickDeal | None:
         """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
         return quick.quick_deal(table, deal, self.turn)
+
+    # --- partial records (spec/rules/charlemagne.md §8) ----------------------------------------
+
+    def unknown(self, table: Table, deal: CharlemagneDeal) -> list[str]:
+        """The hands and the standard kitty the record leaves out."""
+        return partial.unknown(table, deal)
+
+    def blank(self, table: Table, deal: CharlemagneDeal) -> CharlemagneDeal:
+        """The deal with its unknown hands null (read as empty), for finding who played what."""
+        return partial.blank(table, deal)
+
+    def complete(
+        self, table: Table, deal: CharlemagneDeal, played: list[list[int]], state: CharlemagneState
+    ) -> Completion:
+        """The hands, kitty and discards left out, from the play and the exchanges (see `partial`)."""
+        return partial.complete(table, deal, played, state)
+
+    def forget(self, table: Table, deal: CharlemagneDeal) -> CharlemagneDeal:
+        """The deal without its hands and kitty."""
+        return partial.forget(deal)
+
+    def is_sheet(self, deal: CharlemagneDeal) -> bool:
+        """A score sheet's line: a result, and no cards nor calls (charlemagne.sheet)."""
+        return sheet.is_sheet(deal)
+
+    def sheet_scores(
+        self, table: Table, deal: CharlemagneDeal, before: Sequence[int | float] | None = None
+    ) -> tuple[list[int | float] | None, list[Violation]]:
+        """A sheet line's scores from its contract, bidder and tricks (charlemagne.sheet)."""
+        return sheet.sheet_scores(table, deal, before)
+
+    def sheet_of(self, table: Table, deal: CharlemagneDeal, state: CharlemagneState) -> CharlemagneDeal:
+        """The deal as a club's score sheet writes it."""
+        return sheet.sheet_of(table, deal, state)
 
     def next_dealer(self, table: Table, dealer: int, previous: CharlemagneState | None = None) -> int:
         """The deal passes to the left (charlemagne.deal.rotation)."""

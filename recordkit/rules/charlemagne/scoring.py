@@ -9,6 +9,7 @@ Charlemagne, made by the bidding side or defeated to the opponents' benefit.
 from __future__ import annotations
 
 from recordkit.rules.base import Table
+from recordkit.rules.charlemagne.bids import Bid
 from recordkit.rules.charlemagne.cards import PLAYERS
 from recordkit.rules.charlemagne.state import CharlemagneState
 
@@ -29,20 +30,29 @@ def side_tricks(state: CharlemagneState) -> int:
 
 
 def made(state: CharlemagneState) -> bool:
+    """charlemagne.score.made: the deal's contract made by the tricks its bidding side won."""
+    return contract_made(state.contract, side_tricks(state))
+
+
+def contract_made(contract: Bid, tricks: int) -> bool:
     """charlemagne.score.made: enough tricks (all eight for Eight and the Charlemagnes), or none for a misère."""
-    tricks = side_tricks(state)
-    contract = state.contract
     return tricks == 0 if contract.misere else tricks >= contract.need
 
 
 def deal_scores(state: CharlemagneState) -> list[int]:
-    """Each seat's score: the contract's value to the bidding side if made, else to the opponents."""
-    if state.bidder is None:
+    """Each seat's score for a replayed deal (see `scores_of`)."""
+    return scores_of(state.table, state.contract, state.bidder, side_tricks(state))
+
+
+def scores_of(table: Table, contract: Bid, bidder: int | None, tricks: int) -> list[int]:
+    """Each seat's score from the facts a score sheet writes (the contract, its bidder, the tricks his
+    side won): the contract's value to the bidding side if made, else to the opponents; 0 each when
+    nobody bid. Played deals and score-sheet deals are both scored here."""
+    if bidder is None:
         return [0] * PLAYERS
-    contract = state.contract
-    won = made(state)
+    won = contract_made(contract, tricks)
     value = contract.made if won else contract.failed
     if value is None:
-        value = target(state.table)
-    side = state.bidder % 2 if won else 1 - state.bidder % 2
+        value = target(table)
+    side = bidder % 2 if won else 1 - bidder % 2
     return [value if seat % 2 == side else 0 for seat in range(PLAYERS)]

@@ -7,7 +7,7 @@ lone defender's exchange, then the play.
 
 from __future__ import annotations
 
-from recordkit.rules.charlemagne.cards import HAND_SIZE, popcount
+from recordkit.rules.charlemagne.cards import KITTY_SIZE
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 
 
@@ -43,9 +43,15 @@ def opens(state: CharlemagneState, phase: Phase) -> bool:
 
 
 def due(state: CharlemagneState, seat: int) -> bool:
-    """charlemagne.exchange.discard-size: the discard brings the hand back to eight cards."""
-    state.discard_due = state.to_discard = max(0, popcount(state.hands[seat]) - HAND_SIZE)
-    return state.to_discard > 0
+    """charlemagne.exchange.discard-size: the seat discards as many cards as it took (the kitty's two,
+    a partner's card), which brings a hand of eight back to eight. Counted from the exchange, not
+    from the hand, so that a deal whose hands are not known replays the same steps."""
+    if seat == state.defender:
+        taken = int(state.defender_card is not None)
+    else:
+        taken = KITTY_SIZE[state.variant] * state.kitty_taken + int(state.partner_card is not None)
+    state.discard_due = state.to_discard = taken
+    return taken > 0
 
 
 def start_play(state: CharlemagneState) -> None:

@@ -38,7 +38,7 @@ NO_FACEUP = "the face-up card is not known, so it is not told apart from the fac
 FACEUP_UNKNOWN = "the face-up cards are not all known"
 
 CHECK_NAMES = {
-    "KARNOFFEL-CHOSEN-SUIT": "the chosen suit against the face-up cards",
+    "KARNOFFEL-CHOSEN-SUIT": "the chosen suit",
     "PLAY-NOT-HELD": "who held each card played",
 }
 """Plain words for the checks a partial Karnöffel deal can leave without their facts."""
@@ -48,13 +48,12 @@ SHAPE = frozenset(
         "KARNOFFEL-PLAYED-ON",
         "DEAL-EXTRA-TRICK",
         "DEAL-INCOMPLETE",
-        "KARNOFFEL-DEVIL-LEAD",
         "PLAY-LEADER-MISMATCH",
         "PLAY-WINNER-MISMATCH",
     }
 )
 """What a wrong chosen suit breaks in a play written from its leaders: the deal ends at another
-trick than the record's, the Devil opens the play, a written leader or winner differs."""
+trick than the record's, a written leader or winner differs."""
 
 Played = list[list[int]]
 """The cards each seat played, in play order."""
@@ -77,7 +76,7 @@ def blank(ruleset: Ruleset[Any, Any, Any], table: Table, deal: KarnoffelDeal) ->
     blanked = _blank_hands(table, deal)
     if not needs_suit(table, deal):
         return blanked
-    fits = suit_fits(ruleset, table, blanked)
+    fits = suit_fits(ruleset, table, deal)
     if not fits:
         return blanked
     return with_suit(blanked, best(fits).suit)
@@ -111,21 +110,24 @@ class Fit:
     played: tuple[tuple[int, ...], ...]
 
 
-def suit_fits(ruleset: Ruleset[Any, Any, Any], table: Table, blanked: KarnoffelDeal) -> list[Fit]:
+def suit_fits(ruleset: Ruleset[Any, Any, Any], table: Table, deal: KarnoffelDeal) -> list[Fit]:
     """karnoffel.partial.suit: the play replayed under each suit, with the faults each reading
-    gives (the shape of the play, the result written, the cards of the written hands, the suit the
-    face-up cards would then choose); [] when the deal cannot be compiled."""
+    gives (the shape of the play, the Devil opening it, the result written, the cards of the
+    written groups, the suit the face-up cards would then choose); [] when the deal cannot be
+    compiled."""
     fits = []
     for suit in range(len(SUIT_LETTERS)):
-        trial = with_suit(blanked, suit)
+        trial = with_suit(_blank_hands(table, deal), suit)
         actions, problems = ruleset.compile(table, trial)
         if any(problem.severity == Severity.ERROR for problem in problems):
             return []
         state, _ = ruleset.start(table, trial)
         found = run(ruleset, state, actions) + ruleset.finish(state)
         played = cards_played(state, table.players)
-        faults = sum(problem.code in SHAPE for problem in found) + _result_faults(trial, state)
-        faults += _holding_faults(table, trial, played, suit)
+        faults = sum(problem.code in SHAPE for problem in found) + _result_faults(deal, state)
+        opening = [*state.tricks, *([state.current] if state.current is not None else [])][:1]
+        faults += bool(opening) and opening[0].cards[0] == state.devil
+        faults += _holding_faults(table, deal, played, suit)
         fits.append(Fit(suit, faults, tuple(map(tuple, played))))
     return fits
 
@@ -154,19 +156,26 @@ def _result_faults(deal: KarnoffelDeal, state: KarnoffelState) -> int:
 
 
 def _holding_faults(table: Table, deal: KarnoffelDeal, played: Played, suit: int) -> int:
-    """The cards played that no reading of the written groups lets their seat hold, plus 1 when
-    the face-up cards the play then gives would choose another suit."""
+    """The cards no reading of the written groups lets their seat hold, the cards two groups would
+    then hold, and 1 when the face-up cards the play gives would choose another suit."""
     cards = cards_of(table.options.deck)
     faceup = faceup_from_play(table, deal, played)
     stage = stage_of(deal)
-    expected = FACE_DOWN[stage]
     written = written_hands(cards, deal, table.players)
     up = seat_faceup(table, deal, faceup)
     faults = 0
+    dealt = [card for card in faceup if card is not None]
     for seat, mine in enumerate(played):
         others = [card for card in dict.fromkeys(mine) if card != up.get(seat)]
         hand = written[seat] if seat < len(written) else None
-        faults += len(set(others) - hand) if hand is not None else max(0, len(others) - expected)
+        if hand is not None:
+            faults += len(set(others) - hand)
+            dealt += hand
+        else:
+            room = FACE_DOWN[stage] + (seat in up and up[seat] is None)
+            faults += max(0, len(others) - room)
+            dealt += others
+    faults += len(dealt) - len(set(dealt))
     if None not in faceup and round_one(len(faceup), table.players, stage):
         known = [card for card in faceup if card is not None]
         faults += cards.suit[choosing_card(cards, known, table.options.chosen_suit_tiebreak)] != suit
@@ -254,27 +263,27 @@ def _suit_used(
     gives them all and they choose the suit it was read with; else the suit it was read with, and
     what that leaves unchecked. Updates `faceup`, `hands`, `derived` and `unchecked` in place."""
     cards = state.cards
-    n = table.players
     if state.chosen is None:
         return deal.chosen_suit
-    used = SUIT_LETTERS[state.chosen]
-    if None not in faceup and round_one(len(faceup), n, stage_of(deal)):
+    suit: str | None = SUIT_LETTERS[state.chosen]
+    if None not in faceup and round_one(len(faceup), table.players, stage_of(deal)):
         known = [card for card in faceup if card is not None]
         choosing = choosing_card(cards, known, table.options.chosen_suit_tiebreak)
         if cards.suit[choosing] == state.chosen:
-            return deal.chosen_suit
-        _set_aside(table, deal, faceup, hands, choosing, unchecked)
-        chosen = SUIT_NAMES[cards.suit[choosing]]
-        unchecked[("KARNOFFEL-CHOSEN-SUIT", None)] = (
-            f"the face-up cards the play gives choose {chosen}, not the {SUIT_NAMES[state.chosen]} it is "
-            f"read with"
-        )
+            suit = deal.chosen_suit  # round 1 is known whole: its lowest card says the suit
+        else:
+            _set_aside(table, deal, faceup, hands, choosing, unchecked)
+            unchecked[("KARNOFFEL-CHOSEN-SUIT", None)] = (
+                f"the face-up cards the play gives choose {SUIT_NAMES[cards.suit[choosing]]}, not the "
+                f"{SUIT_NAMES[state.chosen]} it is read with"
+            )
     elif deal.chosen_suit is not None:
         unchecked[("KARNOFFEL-CHOSEN-SUIT", None)] = FACEUP_UNKNOWN
     if deal.chosen_suit is None:
-        derived.append("chosen_suit")
         unchecked.update(_fit_notes(ruleset, table, deal, state.chosen))
-    return used
+        if suit is not None:
+            derived.append("chosen_suit")
+    return suit
 
 
 def _set_aside(
@@ -302,23 +311,20 @@ def _fit_notes(
 ) -> dict[tuple[str, int | None], str]:
     """What a chosen suit taken from the play leaves unchecked: nothing when one suit fits; the
     suit itself when several fit alike; who played which card when they give other leaders."""
-    fits = suit_fits(ruleset, table, _blank_hands(table, deal))
+    fits = suit_fits(ruleset, table, deal)
     good = [fit for fit in fits if fit.faults == 0]
     if len(good) == 1:
         return {}
     if not good:
         why = f"no chosen suit fits the play; it is replayed with {SUIT_NAMES[used]}, which breaks the fewest rules"
         return {("KARNOFFEL-CHOSEN-SUIT", None): why}
-    names = " and ".join(SUIT_NAMES[fit.suit] for fit in good)
+    names = " and ".join([", ".join(SUIT_NAMES[fit.suit] for fit in good[:-1]), SUIT_NAMES[good[-1].suit]])
     if len({fit.played for fit in good}) == 1:
         return {
             ("KARNOFFEL-CHOSEN-SUIT", None): f"{names} fit the play alike, so the chosen suit is not known"
         }
-    why = (
-        f"{names} both fit the play but give the tricks other leaders, so who played which card is not known"
-    )
-    codes = ("KARNOFFEL-CHOSEN-SUIT", "PLAY-NOT-HELD", "DEAL-DUPLICATE-CARD", "DEAL-HAND-SIZE")
-    return {(code, None): why for code in codes}
+    why = f"{names} fit the play but give the tricks other leaders, so who played which card is not known"
+    return {(code, None): why for code in ("KARNOFFEL-CHOSEN-SUIT", "PLAY-NOT-HELD", "DEAL-DUPLICATE-CARD")}
 
 
 def _blank_hands(table: Table, deal: KarnoffelDeal) -> KarnoffelDeal:

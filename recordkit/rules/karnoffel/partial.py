@@ -34,6 +34,7 @@ from recordkit.rules.karnoffel.scoring import scores_of
 from recordkit.rules.karnoffel.state import KarnoffelState
 
 UNPLAYED = "the deal ended before every card was played, so some face-down cards are not known"
+NOTHING_PLAYED = "no card was played, so the face-down cards are not known"
 NO_FACEUP = "the face-up card is not known, so it is not told apart from the face-down cards"
 FACEUP_UNKNOWN = "the face-up cards are not all known"
 
@@ -238,15 +239,26 @@ def complete(
                 continue
             mine = [card for card in dict.fromkeys(played[seat]) if card != up.get(seat)]
             hands.append(cards.deck.format(sorted(mine)))
-            derived.append(f"hands[{seat}]")
-            if seat in up and up[seat] is None:
-                unchecked[("DEAL-HAND-SIZE", seat)] = NO_FACEUP
-            elif len(mine) < expected and deal.status != "abandoned":
-                unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED
+            if played[seat]:
+                derived.append(f"hands[{seat}]")
+            why = _size_unknown(mine, seat in up and up[seat] is None, expected, deal.status)
+            if why is not None:
+                unchecked[("DEAL-HAND-SIZE", seat)] = why
     suit = _suit_used(ruleset, table, deal, state, faceup, hands, derived, unchecked)
     written_up = deal.faceup if entries is not None and None not in entries else _faceup_text(cards, faceup)
     update = {"faceup": written_up, "hands": hands, "chosen_suit": suit}
     return Completion(deal.model_copy(update=update), derived, unchecked)
+
+
+def _size_unknown(mine: list[int], faceup_unknown: bool, expected: int, status: str) -> str | None:
+    """Why a derived hand's size cannot be checked (None: it can): its face-up card is among the
+    cards played, or some of its face-down cards were not played (an abandoned deal's hands are
+    only checked against holding too many)."""
+    if faceup_unknown and mine:
+        return NO_FACEUP
+    if status == "abandoned" or len(mine) >= expected:
+        return None
+    return UNPLAYED if mine else NOTHING_PLAYED
 
 
 def _suit_used(

@@ -109,6 +109,8 @@ def sheet_facts(
         raiser = written["winner"] if surrendered else None
     if side is None and "surrender" in written:
         side = 1 - side_of(written["surrender"])
+    if value is None and "value" in bad:
+        return state, None, problems  # the value written is impossible: nothing to score with
     scores = list(result.scores) if result is not None else None
     if (side is None or value is None) and scores is not None:
         guessed, problems_found = _from_scores(state, scores)

@@ -17,6 +17,9 @@ from recordkit.rules.karnoffel.record import KarnoffelDeal
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState
 
 FACE_DOWN = {1: 0, 2: 2, 3: 4, 4: 4}
+SIZES_ONLY = frozenset({"DEAL-HAND-SIZE"})
+"""Deal problems that leave the deal scored: how many face-down cards a seat holds does not change
+who won the tricks (and a hand known only from the cards played is short by the unplayed ones)."""
 """Face-down cards each seat holds when the deal stops after window 1, 2, 3, or is played."""
 
 
@@ -149,7 +152,7 @@ def set_up(
     state, choosing = dealt_state(table, dealer, faceup, downs, stage, deal.status, stated)
     state.before = before_deal(deal, n, before)
     state.recorded = [trick_claims(trick) for trick in deal.tricks]
-    state.scorable = not problems
+    state.scorable = not [problem for problem in problems if problem.code not in SIZES_ONLY]
     if None not in faceup or not round_one(len(faceup), n, stage):
         problems += stated_suit(deal.chosen_suit, cards, choosing)
     problems += status_problems(deal)

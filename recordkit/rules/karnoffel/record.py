@@ -125,7 +125,6 @@ class KarnoffelDeal(Strict):
     totals: list[Points] | None = None
     comment: str | None = None
     time: str | None = None
-    """Each seat's total before the deal, known to the generator while it plays the deal."""
 
     @model_validator(mode="after")
     def _canonical(self) -> KarnoffelDeal:

@@ -383,9 +383,7 @@ def main() -> None:
         peak = max(f["peak_mb"] for _, f, _ in rows)
         print(f"highest peak memory           {peak:8.0f} MB {verdict(peak, TARGETS['peak_mb'], False)}")
         print(f"round trip exact              {exact!s:>8}")
-        print(
-            f"deals proven column by column {columnar['done'] / deals:8.1%}   (the others take the record path)"
-        )
+        print(f"deals proven column by column {columnar['done'] / deals:8.1%}   (the others take the record path)")
 
         print(
             f"\n{'game':<32}{'deals/s':>10}{'us/card':>9}{'full replay':>13}{'us/card':>9}"

@@ -325,9 +325,10 @@ def _replay_deals(
                     expected=f"seat {expected}",
                 )
             )
-        previous_dealer, previous_state = deal.dealer, replay.state
+        previous_dealer = deal.dealer
+        previous_state = ruleset.sheet_state(table, deal) if replay.sheet else replay.state
         totals = _check_totals(ruleset, deal, replay, totals, report, where, index, table.players)
-        if ended_after is None and totals is not None and ruleset.game_over(table, totals, replay.state):
+        if ended_after is None and totals is not None and ruleset.game_over(table, totals, previous_state):
             ended_after = index + 1
 
 

@@ -341,6 +341,11 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         fact that breaks a rule (None when the facts do not determine them)."""
         return None, []
 
+    def sheet_state(self, table: Table, deal: DealT) -> StateT | None:
+        """What a score-sheet deal's facts say of its end, as a final state for `next_dealer` and
+        `game_over` (who surrendered to whom, say); None: nothing beyond the running totals."""
+        return None
+
     @abstractmethod
     def deal_random(self, table: Table, dealer: int, rng: random.Random) -> DealT:
         """A freshly shuffled deal (hands and any dog or kitty, no actions yet)."""

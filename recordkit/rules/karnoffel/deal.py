@@ -17,6 +17,9 @@ from recordkit.rules.karnoffel.record import KarnoffelDeal
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState
 
 FACE_DOWN = {1: 0, 2: 2, 3: 4, 4: 4}
+SIZES_ONLY = frozenset({"DEAL-HAND-SIZE"})
+"""Deal problems that leave the deal scored: how many face-down cards a seat holds does not change
+who won the tricks (and a hand known only from the cards played is short by the unplayed ones)."""
 """Face-down cards each seat holds when the deal stops after window 1, 2, 3, or is played."""
 
 
@@ -46,7 +49,7 @@ def stage_of_words(windows: Iterable[Iterable[str]]) -> int:
     return WINDOWS + 1
 
 
-def owners(dealer: int, players: int, faceup: list[int]) -> list[int]:
+def owners(dealer: int, players: int, faceup: Sequence[object]) -> list[int]:
     """The seat each face-up card went to: dealt one by one from the forehand."""
     return [(dealer + 1 + index) % players for index in range(len(faceup))]
 
@@ -80,60 +83,112 @@ def sides_before(seats: Sequence[int] | None, players: int) -> list[int] | None:
     return [max(seats[seat] for seat in range(players) if side_of(seat) == side) for side in (0, 1)]
 
 
+def faceup_entries(deal: KarnoffelDeal) -> list[str | None] | None:
+    """The face-up cards as written, in dealing order (a card not known is None), or None when the
+    record leaves round 1 out."""
+    if deal.faceup is None:
+        return None
+    if isinstance(deal.faceup, str):
+        return [*deal.faceup.split()]
+    return list(deal.faceup)
+
+
+def faceup_count(stage: int, n: int) -> int:
+    """karnoffel.deal.faceup: how many face-up cards were dealt: two when window 1 ended the deal."""
+    return 2 if stage == 1 else n
+
+
+def faceup_ids(cards: Cards, deal: KarnoffelDeal, stage: int, n: int) -> list[int | None]:
+    """The face-up cards' ids in dealing order, None where the record does not know the card (every
+    one of them when it leaves round 1 out); unknown codes are dropped (compile reports them)."""
+    entries = faceup_entries(deal)
+    if entries is None:
+        return [None] * faceup_count(stage, n)
+    ids = cards.deck.index
+    return [ids[code] if code is not None else None for code in entries if code is None or code in ids]
+
+
+def dealer_seat(deal: KarnoffelDeal, n: int) -> tuple[int, list[Violation]]:
+    """karnoffel.players: the dealer's seat at this table, and RECORD-SEAT when it is not one."""
+    if deal.dealer < n:
+        return deal.dealer, []
+    return deal.dealer % n, [
+        Violation(
+            "RECORD-SEAT",
+            "karnoffel.players",
+            f"dealer {deal.dealer} is not a seat of {n} players",
+            path="dealer",
+        )
+    ]
+
+
 def set_up(
     table: Table, deal: KarnoffelDeal, before: Sequence[int | float] | None = None
 ) -> tuple[KarnoffelState, list[Violation]]:
-    """The state after the deal, with the rounds' sizes, the deck and the chosen suit checked."""
+    """The state after the deal, with the rounds' sizes, the deck and the chosen suit checked.
+
+    A face-up card the record does not know is nobody's card here, and the chosen suit is then the
+    one the record states (`chosen_suit`; the partial-record derivation writes it in)."""
     cards = cards_of(table.options.deck)
     n = table.players
     stage = stage_of(deal)
-    problems: list[Violation] = []
-    dealer = deal.dealer % n
-    if deal.dealer >= n:
-        problems.append(
-            Violation(
-                "RECORD-SEAT",
-                "karnoffel.players",
-                f"dealer {deal.dealer} is not a seat of {n} players",
-                path="dealer",
-            )
-        )
-    faceup = card_list(cards.deck, deal.faceup, "", "")[0]
-    problems += faceup_size(faceup, n, stage, deal.status)
+    dealer, problems = dealer_seat(deal, n)
+    faceup = faceup_ids(cards, deal, stage, n)
+    if deal.faceup is not None:
+        problems += faceup_size(faceup, n, stage, deal.status)
     downs = [card_list(cards.deck, hand, "", "")[0] for hand in dealt_hands(deal)]
     problems += hand_sizes(downs, n, stage, deal.status)
     downs = (downs + [[] for _ in range(n)])[:n]
     groups = [
         (f"the face-up card of seat {seat}", [card])
         for card, seat in zip(faceup, owners(dealer, n, faceup), strict=True)
+        if card is not None
     ]
     groups += [(f"seat {seat}'s face-down cards", hand) for seat, hand in enumerate(downs)]
     dealt_mask = cards.deck.mask(card for _, group in groups for card in group)
     rest = [card for card in range(len(cards.deck)) if not dealt_mask >> card & 1]
     problems += deck_integrity(cards.deck, [*groups, ("the undealt pack", rest)], "karnoffel.deck")
-    state, choosing = dealt_state(table, dealer, faceup, downs, stage, deal.status)
+    stated = KARNOFFEL_SUITS.index(deal.chosen_suit) if deal.chosen_suit is not None else None
+    state, choosing = dealt_state(table, dealer, faceup, downs, stage, deal.status, stated)
     state.before = before_deal(deal, n, before)
     state.recorded = [trick_claims(trick) for trick in deal.tricks]
-    state.scorable = not problems
-    problems += stated_suit(deal.chosen_suit, cards, choosing)
-    problems += _status(deal)
+    state.scorable = not [problem for problem in problems if problem.code not in SIZES_ONLY]
+    if None not in faceup or not round_one(len(faceup), n, stage):
+        problems += stated_suit(deal.chosen_suit, cards, choosing)
+    problems += status_problems(deal)
     return state, problems
 
 
+def round_one(dealt: int, n: int, stage: int) -> bool:
+    """Whether round 1 was dealt to the end (every face-up card), so that a suit was chosen."""
+    return dealt == n and (stage > 1 or n == 2)
+
+
 def dealt_state(
-    table: Table, dealer: int, faceup: list[int], downs: list[list[int]], stage: int, status: str
+    table: Table,
+    dealer: int,
+    faceup: Sequence[int | None],
+    downs: list[list[int]],
+    stage: int,
+    status: str,
+    stated: int | None = None,
 ) -> tuple[KarnoffelState, int | None]:
     """The state once the cards are dealt (hands, chosen suit, value; the scores before the deal
-    unknown), and the face-up card that chose the suit (None while round 1 is not complete);
-    shared by the full replay and the fast path."""
+    unknown), and the face-up card that chose the suit (None while round 1 is not complete, or
+    when a face-up card is not known: the suit is then `stated`); shared by the full replay, the
+    fast path and the score sheet."""
     cards = cards_of(table.options.deck)
     n = table.players
     hands = [cards.deck.mask(hand) for hand in downs]
     for card, seat in zip(faceup[:n], owners(dealer, n, faceup[:n]), strict=True):
-        hands[seat] |= 1 << card
-    complete = len(faceup) == n and (stage > 1 or n == 2)
-    choosing = choosing_card(cards, faceup, table.options.chosen_suit_tiebreak) if complete else None
-    chosen = cards.suit[choosing] if choosing is not None else None
+        if card is not None:
+            hands[seat] |= 1 << card
+    complete = round_one(len(faceup), n, stage)
+    known = [card for card in faceup if card is not None]
+    choosing = None
+    if complete and len(known) == len(faceup):
+        choosing = choosing_card(cards, known, table.options.chosen_suit_tiebreak)
+    chosen = cards.suit[choosing] if choosing is not None else stated if complete else None
     state = KarnoffelState(
         table=table,
         cards=cards,
@@ -149,9 +204,9 @@ def dealt_state(
     return state, choosing
 
 
-def faceup_size(faceup: list[int], n: int, stage: int, status: str) -> list[Violation]:
+def faceup_size(faceup: Sequence[object], n: int, stage: int, status: str) -> list[Violation]:
     """karnoffel.deal.faceup: one face-up card each, only two of them if window 1 ended the deal."""
-    expected = 2 if stage == 1 else n
+    expected = faceup_count(stage, n)
     if len(faceup) == expected or (status == "abandoned" and len(faceup) <= n):
         return []
     why = (
@@ -177,11 +232,12 @@ def hand_sizes(downs: list[list[int]], n: int, stage: int, status: str) -> list[
     if not downs and (expected == 0 or status == "abandoned"):
         return []
     if len(downs) != n:
+        hint = "; leave `hands` out when they are not known" if not downs else ""
         return [
             Violation(
                 "DEAL-HAND-COUNT",
                 "karnoffel.deal.rounds",
-                f"the record gives face-down cards for {len(downs)} seats; there are {n} players",
+                f"the record gives face-down cards for {len(downs)} seats; there are {n} players{hint}",
                 path="hands",
                 expected=f"{n} hands",
             )
@@ -239,7 +295,7 @@ def stated_suit(stated: str | None, cards: Cards, choosing: int | None) -> list[
     ]
 
 
-def _status(deal: KarnoffelDeal) -> list[Violation]:
+def status_problems(deal: KarnoffelDeal) -> list[Violation]:
     """karnoffel.deal.status: Karnöffel never throws a deal in; it is played, surrendered or abandoned."""
     if deal.status != "annulled":
         return []

@@ -8,7 +8,9 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from recordkit.model import (
     Call,
+    CardCode,
     CardText,
+    Hands,
     Points,
     RecordBase,
     Result,
@@ -18,6 +20,7 @@ from recordkit.model import (
     TrickEntry,
     canonical_calls,
     canonical_cards,
+    canonical_code,
     canonical_groups,
     canonical_tricks,
 )
@@ -71,21 +74,44 @@ SUIT_LETTERS: tuple[Suit, ...] = ("S", "C", "H", "D")
 SuitLetter = Annotated[Suit, BeforeValidator(_suit_letter)]
 
 
+FaceUp = Annotated[CardText | list[CardCode | None], Field(union_mode="left_to_right")]
+"""Round 1 in dealing order: one string of codes, or a list in which a card not known is null."""
+
+
+class KarnoffelResult(Result):
+    """The score sheet's line of a deal: each seat's score, and the facts a Karnöffel sheet writes
+    (spec/rules/karnoffel.md, "Partial records"); each fact is optional."""
+
+    value: int | None = Field(
+        None,
+        description="The round value the winners scored (after a surrender: the value before the refused raise).",
+    )
+    winner: Seat | None = Field(
+        None,
+        description="A seat of the side that won the deal: it took three tricks, or its raise was refused "
+        "(then the seat that raised).",
+    )
+    surrender: Seat | None = Field(None, description="A seat of the side that gave the deal up, if it did.")
+
+
 class KarnoffelDeal(Strict):
     """One deal of Karnöffel: the staged deal as it was dealt, the proposals, the tricks."""
 
     dealer: Seat
-    faceup: CardText = Field(
+    faceup: FaceUp | None = Field(
+        None,
         description="Round 1: the face-up cards in dealing order, the forehand's (the dealer's next seat) "
-        "first. Two cards only when the deal ended by a surrender in window 1."
+        "first. Two cards only when the deal ended by a surrender in window 1. Left out, or a card null, "
+        "when not known.",
     )
     chosen_suit: SuitLetter | None = Field(
         None, description="The chosen suit, if the record states it; the lowest face-up card sets it."
     )
-    hands: list[CardText | None] = Field(
-        default_factory=list,
+    hands: Hands = Field(
+        None,
         description="Rounds 2 and 3: each seat's face-down cards in the order received (two, then two). "
-        "Empty when the deal ended in window 1; two each when it ended in window 2.",
+        "Empty ([]) when the deal ended in window 1; two each when it ended in window 2. Left out, or null "
+        "for a seat, when not known.",
     )
     proposals: list[list[Call]] = Field(
         default_factory=list,
@@ -95,17 +121,19 @@ class KarnoffelDeal(Strict):
     )
     tricks: list[TrickEntry] = Field(default_factory=list)
     status: Status = "played"
-    result: Result | None = None
+    result: KarnoffelResult | None = None
     totals: list[Points] | None = None
     comment: str | None = None
     time: str | None = None
-    """Each seat's total before the deal, known to the generator while it plays the deal."""
 
     @model_validator(mode="after")
     def _canonical(self) -> KarnoffelDeal:
         """Card codes and call names in their canonical spelling."""
-        self.faceup = canonical_cards(CANONICAL, self.faceup)
-        self.hands = canonical_groups(CANONICAL, self.hands) or []
+        if isinstance(self.faceup, str):
+            self.faceup = canonical_cards(CANONICAL, self.faceup)
+        elif self.faceup is not None:
+            self.faceup = [None if code is None else canonical_code(CANONICAL, code) for code in self.faceup]
+        self.hands = canonical_groups(CANONICAL, self.hands)
         for window in self.proposals:
             canonical_calls(CALL_ALIASES, window)
         self.tricks = canonical_tricks(CANONICAL, self.tricks)

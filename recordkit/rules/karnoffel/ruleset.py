@@ -12,9 +12,10 @@ from typing import Any, ClassVar
 
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
-from recordkit.model import Result, trick_codes
+from recordkit.model import trick_codes
 from recordkit.rules.base import (
     Action,
+    Completion,
     DealSummary,
     QuickDeal,
     Ruleset,
@@ -26,12 +27,12 @@ from recordkit.rules.base import (
     incomplete,
     unknown_card,
 )
-from recordkit.rules.karnoffel import build, proposals, quick
+from recordkit.rules.karnoffel import build, partial, proposals, quick, sheet
 from recordkit.rules.karnoffel.cards import POWER_RANKS, cards_of, side_of
-from recordkit.rules.karnoffel.deal import set_up
+from recordkit.rules.karnoffel.deal import faceup_entries, set_up
 from recordkit.rules.karnoffel.options import KarnoffelOptions
 from recordkit.rules.karnoffel.play import legal_plays, play_card
-from recordkit.rules.karnoffel.record import CALLS, KarnoffelDeal, KarnoffelRecord
+from recordkit.rules.karnoffel.record import CALLS, KarnoffelDeal, KarnoffelRecord, KarnoffelResult
 from recordkit.rules.karnoffel.scoring import deal_scores, dealer_after, reached
 from recordkit.rules.karnoffel.state import TRICKS, WINDOWS, KarnoffelState, Phase, Said
 
@@ -67,7 +68,11 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
     def compile(self, table: Table, deal: KarnoffelDeal) -> tuple[list[Action], list[Violation]]:
         """The calls of each window, then the cards of each trick, as ids; unknown codes stop the deal."""
         deck = table.deck
-        problems = card_list(deck, deal.faceup, "faceup", "the face-up cards")[1]
+        problems = [
+            unknown_card(deck, code, "faceup", f"card {position} of the face-up cards")
+            for position, code in enumerate(faceup_entries(deal) or [], start=1)
+            if code is not None and code not in deck.index
+        ]
         for seat, hand in enumerate(dealt_hands(deal)):
             problems += card_list(deck, hand, f"hands[{seat}]", f"seat {seat}'s face-down cards")[1]
         actions: list[Action] = []
@@ -200,9 +205,53 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
             return None
         return list(deal_scores(state))
 
-    def result(self, scores: list[int | float]) -> Result:
+    def result(self, scores: list[int | float]) -> KarnoffelResult:
         """The score-sheet line: each seat's score."""
-        return Result(scores=scores)
+        return KarnoffelResult(scores=scores)
+
+    def result_checks(self, state: KarnoffelState, deal: KarnoffelDeal) -> list[Violation]:
+        """karnoffel.sheet.check: the value, winner and surrender a played deal's result writes."""
+        return sheet.result_checks(state, deal)
+
+    # --- partial records (spec/rules/karnoffel.md, "Partial records") -------------------------
+
+    check_names: ClassVar[dict[str, str]] = partial.CHECK_NAMES
+
+    def unknown(self, table: Table, deal: KarnoffelDeal) -> list[str]:
+        """karnoffel.partial.*: the face-down hands and face-up cards the record leaves out."""
+        return partial.unknown(table, deal)
+
+    def blank(self, table: Table, deal: KarnoffelDeal) -> KarnoffelDeal:
+        """The deal with its unknown hands empty and, when it says neither, the suit the play fits."""
+        return partial.blank(self, table, deal)
+
+    def complete(
+        self, table: Table, deal: KarnoffelDeal, played: list[list[int]], state: KarnoffelState
+    ) -> Completion:
+        """The hands and face-up cards from the play, and what the unplayed cards leave unchecked."""
+        return partial.complete(self, table, deal, played, state)
+
+    def forget(self, table: Table, deal: KarnoffelDeal) -> KarnoffelDeal:
+        """The deal without its face-down hands, as a magazine prints it."""
+        return partial.forget(deal)
+
+    def is_sheet(self, deal: KarnoffelDeal) -> bool:
+        """karnoffel.sheet: no face-up cards, no hands, no tricks."""
+        return sheet.is_sheet(deal)
+
+    def sheet_scores(
+        self, table: Table, deal: KarnoffelDeal, before: Sequence[int | float] | None = None
+    ) -> tuple[list[int | float] | None, list[Violation]]:
+        """karnoffel.sheet: the scores the sheet's facts give, by the rules of a played deal."""
+        return sheet.sheet_scores(self, table, deal, before)
+
+    def sheet_state(self, table: Table, deal: KarnoffelDeal) -> KarnoffelState | None:
+        """The sheet deal's end (value, winner, surrender, raiser), for the next dealer."""
+        return sheet.sheet_state(self, table, deal)
+
+    def sheet_of(self, table: Table, deal: KarnoffelDeal, state: KarnoffelState) -> KarnoffelDeal:
+        """The deal as a score sheet writes it: the scores, value, winner and surrender; no cards."""
+        return sheet.sheet_of(deal, state)
 
     def quick_deal(
         self, table: Table, deal: dict[str, Any], before: Sequence[int | float]

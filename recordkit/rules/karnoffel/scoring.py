@@ -12,10 +12,16 @@ from recordkit.rules.karnoffel.state import KarnoffelState
 
 
 def deal_scores(state: KarnoffelState) -> list[int]:
-    """karnoffel.score: each seat of the side with three tricks scores the round value, the others
-    nothing; after a surrender the side whose raise was refused scores the value before it."""
+    """karnoffel.score for a replayed deal: the side that won it (`decided`) scores its value."""
     assert state.decided is not None
-    return [state.value if side_of(seat) == state.decided else 0 for seat in range(state.players)]
+    return scores_of(state.players, state.value, state.decided)
+
+
+def scores_of(players: int, value: int, side: int) -> list[int]:
+    """karnoffel.score: each seat of the side that won the deal (three tricks, or its raise refused)
+    scores the round value, the others nothing; after a surrender the value is the one before the
+    refused raise. Played deals and score-sheet lines are both scored here."""
+    return [value if side_of(seat) == side else 0 for seat in range(players)]
 
 
 def reached(target: int, totals: Sequence[int | float]) -> bool:

@@ -244,10 +244,12 @@ def _bouts(table: Table, result: TarotResult, value: int) -> str | None:
 
 
 def _points(table: Table, result: TarotResult, value: int | float) -> str | None:
-    """0 to 91 card points in half points (whole at four players), within what the bouts allow."""
+    """0 to 91 card points in half points, within what the bouts allow; whole at four players,
+    unless an Excuse played to the last trick may change sides alone (tarot.score.rounding)."""
     if not 0 <= value <= 91 or value * 2 != int(value * 2):
         return f"{value:g} card points: the attack takes 0 to 91 points, in half points"
-    if table.players == 4 and value != int(value):
+    whole = table.players == 4 and table.options.excuse_last_trick == "to_trick_winner"
+    if whole and value != int(value):
         return f"{value:g} card points: at four players the count is always whole"
     bouts = result.bouts
     if bouts is None or not 0 <= bouts <= 3:
@@ -403,38 +405,53 @@ def _mismatch(state: TarotState, name: str, written: Any, actual: Any) -> Violat
     """SHEET-MISMATCH: "the sheet says 3 bouts; the tricks give 2"."""
     if name == "petit_au_bout" and not isinstance(written, str) and state.taker is not None:
         seat = petit_au_bout_seat(state)
-        actual = f"seat {seat}" if seat is not None else None
+        actual = None if seat is None else f"seat {seat}"
     source = {
         "contract": "the auction gives",
         "taker": "the auction gives",
-        "called": "the record's call is",
+        "called": "the record calls",
         "partner": "the hands give",
         "poignees": "the announcements give",
         "misere": "the announcements give",
     }.get(name, "the tricks give")
-    said, replayed = _words(name, written), _words(name, actual)
+    replayed = _value_words(name, actual)
     return Violation(
         "SHEET-MISMATCH",
         MATCH_RULE,
-        f"the sheet says {said}; {source} {replayed}",
+        f"the sheet says {_fact_words(name, written)}; {source} {replayed}",
         path=f"result.{name}",
         expected=replayed,
     )
 
 
-def _words(name: str, value: Any) -> str:
-    """A fact in the words of the sheet's message."""
+def _fact_words(name: str, value: Any) -> str:
+    """A fact as the sheet states it, in words: "3 bouts", "seat 2 took"."""
+    words = {
+        "taker": f"seat {value} took",
+        "partner": f"seat {value} was the partner",
+        "called": f"{value} was called",
+        "bouts": f"{value} bout{'s' * (value != 1)}",
+        "points_taken": "the seats took " + _value_words(name, value),
+        "contract": f"the contract was {value}",
+    }
+    if name in words:
+        return words[name]
+    return _value_words(name, value)
+
+
+def _value_words(name: str, value: Any) -> str:
+    """A fact's value in words: "2", "seat 1", "no poignée"."""
     if value is None or value == []:
-        nothing = {"contract": "no contract", "taker": "nobody took", "partner": "no partner"}
-        return nothing.get(name, f"no {name.replace('_', ' ')}")
-    if name == "taker":
-        return f"seat {value} took"
-    if name == "partner":
-        return f"seat {value} as partner"
-    if name == "called":
-        return f"{value} called"
-    if name == "bouts":
-        return f"{value} bout{'s' * (value != 1)}"
+        return {
+            "taker": "nobody",
+            "partner": "none",
+            "petit_au_bout": "no Petit au bout",
+            "slam": "no slam",
+            "poignees": "no poignée",
+            "misere": "no misère",
+        }.get(name, "none")
+    if name in ("taker", "partner"):
+        return f"seat {value}"
     if name == "poignees":
         return "poignées " + ", ".join(f"seat {p.seat} {p.level}" for p in value)
     if name == "petit_au_bout":
@@ -444,7 +461,7 @@ def _words(name: str, value: Any) -> str:
     if name == "misere":
         return "misères by seat " + ", ".join(map(str, sorted(value)))
     if name == "points_taken":
-        return "points taken " + " ".join(f"{p:g}" for p in value)
+        return " ".join(f"{p:g}" for p in value)
     return str(value)
 
 

@@ -49,6 +49,13 @@ CHECK_NAMES = {
     "DEAL-DOG-SIZE": "the dog's size",
     "TAROT-DISCARD-SIZE": "the discard's size",
     "TAROT-ANNUL-NO-REASON": "the reason for an annulled deal",
+    "TAROT-DISCARD-KING": "no King in the discard",
+    "TAROT-DISCARD-BOUT": "no bout in the discard",
+    "TAROT-DISCARD-TRUMP": "trumps in the discard only when needed",
+    "TAROT-REVOKE": "following suit",
+    "TAROT-MUST-TRUMP": "trumping",
+    "TAROT-OVERTRUMP": "overtrumping",
+    "TAROT-UNDERTRUMP": "playing a lower trump",
 }
 """Plain words for the checks a partial deal can leave without their facts, for the note."""
 

@@ -22,12 +22,14 @@ from hypothesis import strategies as st
 from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.diagnostics import Diagnostic, Severity
-from recordkit.generate import generate_record
+from recordkit.generate import Form, generate_record
+from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import TarotDeal
 from tests.helpers import TAROT, diagnostics_of
 from tests.test_properties import option_values
 from tests.test_tarot_rules import (
+    ALL_PASS,
     BASE4,
     BASE4_GARDE,
     GARDE_BY_SEAT_1,
@@ -83,6 +85,26 @@ def test_tarot_partial_discard_is_what_nobody_played() -> None:
     """tarot.partial.discard: after a garde, the six cards nobody played are the discard
     (D2 D3 D4 C1 C2 C3); the deal without hands, dog or discard scores as written."""
     assert codes(record(4, tricks_only(BASE4_DEAL))) == []
+
+
+@pytest.mark.parametrize(
+    ("auction", "scores", "options"),
+    [
+        pytest.param(["garde_sans", "pass", "pass", "pass"], [-140, 420, -140, -140], {}, id="garde-sans"),
+        pytest.param(
+            ["garde_contre", "pass", "pass", "pass"], [-192, 576, -192, -192], {}, id="garde-contre"
+        ),
+        pytest.param(ALL_PASS, [88, -104, -56, 72], {"all_pass": "goulash"}, id="goulash"),
+    ],
+)
+def test_tarot_partial_discard_the_dog_is_what_nobody_played(
+    auction: list[str], scores: list[int], options: dict[str, Any]
+) -> None:
+    """tarot.partial.discard: after a garde sans or contre, or in a goulash, the cards nobody played
+    are the dog (3 points): it counts for the taker (S = 140), the defence (S = 192) or nobody
+    (the goulash settles 48, 36 and 4 taken: 88 - 4 x taken), as with the hands written."""
+    data = deal(BASE4.dog_untouched(), auction, scores=scores)
+    assert codes(record(4, tricks_only(data), **options)) == []
 
 
 def test_tarot_partial_discard_checked_from_the_unplayed_cards() -> None:
@@ -196,6 +218,20 @@ def test_tarot_partial_cut_short_keeps_what_the_cards_prove() -> None:
     abandoned["status"] = "abandoned"
     assert codes(record(4, abandoned)) == ["TAROT-REVOKE", NOTE]
     assert "the hand sizes" in notes(record(4, abandoned))[0]
+
+
+def test_tarot_partial_cut_short_the_takers_hand_written() -> None:
+    """tarot.partial.cut-short: BASE4 stops after trick 12 with only the taker's hand written. The
+    T11, T12 and S1 he plays (tricks 10-12) are not in his hand: they came from the dog. He has 9
+    cards he is not seen to play, more than the 6 he laid aside, so his cards are not checked
+    against his hand; the note says so."""
+    abandoned = tricks_only(deal(BASE4, GARDE_BY_SEAT_1))
+    abandoned["hands"] = [None, BASE4_DEAL["hands"][1], None, None]
+    abandoned["tricks"] = abandoned["tricks"][:12]
+    abandoned["status"] = "abandoned"
+    data = record(4, abandoned)
+    assert codes(data) == [NOTE]
+    assert "following suit, trumping, overtrumping, playing a lower trump for seat 1" in notes(data)[0]
 
 
 TRUMPED4 = {
@@ -583,17 +619,16 @@ def test_tarot_sheet_match_a_bad_fact_beside_the_cards() -> None:
 
 # --- properties over generated games ----------------------------------------------------------------
 
-PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 players = st.sampled_from([3, 4, 5])
 seeds = st.integers(0, 2**31)
 tarot_options = option_values(TarotOptions)
-TAROT_CODES = list(TAROT.table(TarotOptions(), 4)[0].deck.codes)  # type: ignore[union-attr]
+TAROT_CODES = list(DECK.codes)
 
 
-def generated(n: int, seed: int, options: dict[str, Any], form: str = "full") -> dict[str, Any]:
+def generated(n: int, seed: int, options: dict[str, Any], form: Form = "full") -> Any:
     """A generated French Tarot record of three deals, in the form asked for, as JSON."""
-    made = generate_record(TAROT, n, 3, seed, options, form=form)  # type: ignore[arg-type]
-    return orjson.loads(orjson.dumps(to_data(made)))  # type: ignore[no-any-return]
+    return orjson.loads(orjson.dumps(to_data(generate_record(TAROT, n, 3, seed, options, form=form))))
 
 
 def places(data: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -651,9 +686,9 @@ def test_corrupted_tricks_get_the_findings_of_the_hands_they_imply(
     assert places(without) == places(implied)
 
 
-def to_json(deal_: TarotDeal) -> dict[str, Any]:
+def to_json(deal_: TarotDeal) -> Any:
     """A deal model as the record's JSON."""
-    return orjson.loads(orjson.dumps(deal_.model_dump(mode="json", exclude_none=True)))  # type: ignore[no-any-return]
+    return orjson.loads(orjson.dumps(deal_.model_dump(mode="json", exclude_none=True)))
 
 
 SLAM_TERMS = {None: 0, "made": 200, "announced_made": 400, "announced_failed": -200, "defence": -200}

@@ -21,23 +21,19 @@ from __future__ import annotations
 
 from recordkit.cards import ids_of
 from recordkit.rules.base import Completion, Table, missing_hands
+from recordkit.rules.french_tarot.announcements import MISERE_SPOILERS
 from recordkit.rules.french_tarot.cards import (
-    BOUTS,
     DECK,
     DOG_SIZES,
     EXCUSE_BIT,
-    FIRST_TRUMP,
     FULL_DECK,
     HAND_SIZES,
-    HONOUR_RANKS,
-    HONOURS,
     PETIT,
     TRUMPS,
     bit,
-    plain,
     popcount,
-    rank_of,
 )
+from recordkit.rules.french_tarot.contract import needed_honours
 from recordkit.rules.french_tarot.record import BIDS, Misere, Poignee, TarotDeal
 from recordkit.rules.french_tarot.scoring import GARDE
 from recordkit.rules.french_tarot.state import Phase, TarotState
@@ -59,9 +55,6 @@ CHECK_NAMES = {
 }
 """Plain words for the checks a partial deal can leave without their facts, for the note."""
 
-SPOILERS = {"trumps": TRUMPS | EXCUSE_BIT, "honours": HONOURS | BOUTS}
-"""The cards that make a misère false, by kind (tarot.misere.trumps, tarot.misere.honours)."""
-
 TAKER_UNKNOWN = (
     "neither the taker's hand nor the dog is written, so which of his cards he was dealt is not known"
 )
@@ -81,6 +74,11 @@ def takes_dog(deal: TarotDeal) -> bool:
     """Whether the auction ends in a petite or a garde, so that the taker takes the dog and discards."""
     bids = [BIDS.index(call.call) for call in deal.auction if call.call in BIDS]
     return bool(bids) and 0 < max(bids) <= GARDE
+
+
+def dog_taken_by_taker(state: TarotState) -> bool:
+    """Whether the replayed deal's taker took the dog into his hand (petite, garde: tarot.dog.contract)."""
+    return state.taker is not None and state.contract <= GARDE and not state.goulash
 
 
 def blank(table: Table, deal: TarotDeal) -> TarotDeal:
@@ -132,7 +130,7 @@ def _played_out(
     """tarot.partial.hands, .discard and .taker: a played-out deal's groups from the cards played."""
     unplayed = FULL_DECK & ~_union(masks)
     taker = state.taker
-    dog_taken = taker is not None and state.contract <= GARDE and not state.goulash
+    dog_taken = dog_taken_by_taker(state)
     found = {
         f"hands[{seat}]": masks[seat]
         for seat in range(table.players)
@@ -175,11 +173,11 @@ def _split(table: Table, deal: TarotDeal, state: TarotState, kept: int, laid: in
     if options.misere:
         for announcement in deal.announcements:
             if isinstance(announcement, Misere) and announcement.seat == taker:
-                spoilers = kept & SPOILERS[announcement.kind]
+                spoilers = kept & MISERE_SPOILERS[announcement.kind]
                 if 0 < popcount(spoilers) <= size:
                     unchecked[("TAROT-MISERE-FALSE", taker)] = TAKER_UNKNOWN
                     order += ids_of(spoilers)
-    needed = _needed_honours(state.called)
+    needed = needed_honours(state.called) if state.called is not None else 0
     if needed and not needed & ~kept:
         unchecked[("TAROT-CALL-RANK", taker)] = TAKER_UNKNOWN
     dog = 0
@@ -187,15 +185,6 @@ def _split(table: Table, deal: TarotDeal, state: TarotState, kept: int, laid: in
         if popcount(dog) < size and bit(card) & kept & ~needed:
             dog |= bit(card)
     return dog, unchecked
-
-
-def _needed_honours(called: int | None) -> int:
-    """The honours a taker must hold to call this card (tarot.call.rank): every card of each
-    higher honour rank; none for a King or a card that is no honour."""
-    if called is None or called >= FIRST_TRUMP or rank_of(called) not in HONOUR_RANKS:
-        return 0
-    rank = rank_of(called)
-    return DECK.mask([plain(suit, r) for r in HONOUR_RANKS if r > rank for suit in range(4)])
 
 
 def _cut_short(
@@ -225,7 +214,7 @@ def _cut_short(
     if deal.dog is None and None not in written:
         found["dog"] = FULL_DECK & ~_union(written_masks)  # every hand written: the dog is the rest
     taker = state.taker
-    if taker is None or state.contract > GARDE or state.goulash:
+    if taker is None or not dog_taken_by_taker(state):
         return found, unchecked
     laid = _mask_of(deal.discard or "") & ~elsewhere(taker)
     own = (masks[taker] | shown[taker] | laid) & ~(elsewhere(taker) & ~masks[taker])
@@ -264,14 +253,14 @@ def _cut_short_unchecked(
     """The checks a deal not played out leaves without their facts."""
     unchecked: Unchecked = {}
     options = table.options
-    dog_taken = state.taker is not None and state.contract <= GARDE and not state.goulash
+    dog_taken = dog_taken_by_taker(state)
     for seat, hand in enumerate(written):
         if hand is not None:
             continue
         unchecked[("DEAL-HAND-SIZE", seat)] = CUT_SHORT
         if options.petit_sec == "annul":
             unchecked[("TAROT-PETIT-SEC", seat)] = CUT_SHORT
-        if seat == state.taker and _needed_honours(state.called):
+        if seat == state.taker and state.called is not None and needed_honours(state.called):
             unchecked[("TAROT-CALL-RANK", seat)] = CUT_SHORT
         misere = any(isinstance(a, Misere) and a.seat == seat for a in deal.announcements)
         if seat == state.taker and dog_taken and options.misere and misere:

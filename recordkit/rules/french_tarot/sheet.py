@@ -17,7 +17,8 @@ from typing import Any
 from recordkit.derive import NOT_CHECKED, PARTIAL_RULE
 from recordkit.diagnostics import Severity, Violation
 from recordkit.rules.base import Table
-from recordkit.rules.french_tarot.cards import DECK, FIRST_TRUMP, HONOUR_RANKS, rank_of
+from recordkit.rules.french_tarot.cards import DECK
+from recordkit.rules.french_tarot.contract import is_honour
 from recordkit.rules.french_tarot.record import BIDS, SheetPoignee, TarotDeal, TarotResult
 from recordkit.rules.french_tarot.scoring import (
     POIGNEE_LEVELS,
@@ -226,7 +227,7 @@ def _called(table: Table, result: TarotResult, value: str) -> str | None:
     if table.players != 5:
         return f"only five players call a card; this table has {table.players}"
     card = DECK.index.get(value)
-    if card is None or card >= FIRST_TRUMP or rank_of(card) not in HONOUR_RANKS:
+    if card is None or not is_honour(card):
         return f"the taker calls a King, Queen, Knight or Jack, not {value}"
     return None
 

@@ -21,6 +21,9 @@ from recordkit.rules.french_tarot.scoring import POIGNEE_LEVELS, POIGNEE_THRESHO
 from recordkit.rules.french_tarot.state import Poignee as ShownPoignee
 from recordkit.rules.french_tarot.state import TarotState
 
+MISERE_SPOILERS = {"trumps": TRUMPS | EXCUSE_BIT, "honours": HONOURS | BOUTS}
+"""The cards that make a misère false, by kind (tarot.misere.trumps, tarot.misere.honours)."""
+
 
 def take_announcement(state: TarotState, action: Action) -> list[Violation]:
     """A slam, poignée or misère announced before the first card."""
@@ -145,7 +148,7 @@ def misere(state: TarotState, seat: int, action: Action) -> list[Violation]:
         ]
     state.miseres.append((seat, kind))
     dealt = state.dealt[seat]
-    spoiler = dealt & (TRUMPS | EXCUSE_BIT) if kind == "trumps" else dealt & (HONOURS | BOUTS)
+    spoiler = dealt & MISERE_SPOILERS[kind]
     if spoiler:
         what = "no trump and no Excuse" if kind == "trumps" else "no King, Queen, Knight, Jack or bout"
         return [
@@ -183,7 +186,7 @@ def legal_announcements(state: TarotState) -> list[Action]:
             actions.append(Action("announce", ("poignee", level, shown), seat))
     if state.table.options.misere:
         for seat in range(state.players):
-            for kind, spoiler in (("trumps", TRUMPS | EXCUSE_BIT), ("honours", HONOURS | BOUTS)):
+            for kind, spoiler in MISERE_SPOILERS.items():
                 if not state.dealt[seat] & spoiler and (seat, kind) not in state.miseres:
                     actions.append(Action("announce", ("misere", kind), seat))
     return actions

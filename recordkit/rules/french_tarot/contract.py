@@ -12,6 +12,7 @@ from recordkit.rules.french_tarot.cards import (
     DECK,
     DOG_SIZES,
     EXCUSE_BIT,
+    FIRST_TRUMP,
     HONOUR_RANKS,
     KINGS,
     TRUMPS,
@@ -83,7 +84,7 @@ def take_call(state: TarotState, action: Action) -> list[Violation]:
     card = action.value
     problems: list[Violation] = []
     assert state.taker is not None
-    if card >= 56 or rank_of(card) not in HONOUR_RANKS:
+    if not is_honour(card):
         problems.append(
             Violation(
                 "TAROT-CALL-CARD",
@@ -96,16 +97,14 @@ def take_call(state: TarotState, action: Action) -> list[Violation]:
         )
     else:
         rank = rank_of(card)
-        held = state.dealt[state.taker]
-        needed = [r for r in HONOUR_RANKS if r > rank]
-        missing = [DECK.codes[plain(s, r)] for r in needed for s in range(4) if not held & bit(plain(s, r))]
+        missing = needed_honours(card) & ~state.dealt[state.taker]
         if missing:
             problems.append(
                 Violation(
                     "TAROT-CALL-RANK",
                     "tarot.call.rank",
                     f"the taker called {DECK.codes[card]}, a {RANK_NAMES[rank]}, without holding "
-                    f"{' '.join(missing)}: a {RANK_NAMES[rank]} may be called only by a taker "
+                    f"{DECK.format_mask(missing)}: a {RANK_NAMES[rank]} may be called only by a taker "
                     f"holding every higher honour",
                     seat=state.taker,
                     path=action.path,
@@ -117,6 +116,20 @@ def take_call(state: TarotState, action: Action) -> list[Violation]:
     state.partner = holders[0] if holders and holders[0] != state.taker else None
     after_call(state)
     return problems
+
+
+def is_honour(card: int) -> bool:
+    """tarot.call.card: whether a card may be called at all (a King, Queen, Knight or Jack)."""
+    return card < FIRST_TRUMP and rank_of(card) in HONOUR_RANKS
+
+
+def needed_honours(card: int) -> int:
+    """tarot.call.rank: the cards a taker must hold to call this honour, every card of each higher
+    honour rank (none for a King, or for a card that is no honour)."""
+    if not is_honour(card):
+        return 0
+    rank = rank_of(card)
+    return DECK.mask([plain(suit, r) for r in HONOUR_RANKS if r > rank for suit in range(4)])
 
 
 def callable_cards(state: TarotState) -> list[int]:

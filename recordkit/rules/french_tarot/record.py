@@ -81,10 +81,49 @@ class Misere(Note):
 Announcement = Annotated[Poignee | Slam | Misere, Field(discriminator="type")]
 
 
-class TarotResult(Result):
-    """The score sheet line: each seat's score, and optionally the taker's side card points."""
+class SheetPoignee(Strict):
+    """A poignée as the score sheet notes it: who showed it, and its level."""
 
-    points: Points | None = None
+    seat: int
+    level: str
+
+
+class TarotResult(Result):
+    """The score sheet's line: each seat's score, and the facts a club's sheet writes beside them
+    (spec/rules/french-tarot.md, "Score sheets"). Every fact is optional; a deal with cards has
+    each fact written checked against its replay, a score-sheet deal is scored from them."""
+
+    contract: str | None = Field(
+        None, description="The contract: petite, garde, garde_sans, garde_contre, or pass (nobody took)."
+    )
+    taker: int | None = Field(None, description="The taker's seat.")
+    called: CardCode | None = Field(None, description="Five players: the card the taker called.")
+    partner: int | None = Field(
+        None, description="Five players: the called card's holder; the taker's own seat when he plays alone."
+    )
+    bouts: int | None = Field(None, description="The bouts the attack took: 0 to 3.")
+    points: Points | None = Field(None, description="The card points the attack took (0 to 91).")
+    poignees: list[SheetPoignee] | None = Field(None, description="The poignées shown: seat and level.")
+    petit_au_bout: int | str | None = Field(
+        None, description="Who took the Petit au bout: attack, defence, or the seat that won it."
+    )
+    slam: str | None = Field(
+        None, description="made, announced_made, announced_failed, defence or announced_defence."
+    )
+    misere: list[int] | None = Field(
+        None, description="The seats that declared a misère (a seat twice for both kinds)."
+    )
+    points_taken: list[Points] | None = Field(None, description="A goulash: the card points each seat took.")
+
+    @model_validator(mode="after")
+    def _canonical(self) -> TarotResult:
+        """The contract and the called card in their canonical spelling."""
+        if self.contract is not None:
+            key = self.contract.strip().lower()
+            self.contract = CALL_ALIASES.get(key, key)
+        if self.called is not None:
+            self.called = canonical_code(DECK, self.called)
+        return self
 
 
 class TarotDeal(Strict):

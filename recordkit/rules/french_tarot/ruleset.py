@@ -32,7 +32,16 @@ from recordkit.rules.base import (
     unknown_card,
 )
 from recordkit.rules.columns import Bools, ColumnRows
-from recordkit.rules.french_tarot import announcements, columnar, contract, partial, play, quick, shares
+from recordkit.rules.french_tarot import (
+    announcements,
+    columnar,
+    contract,
+    partial,
+    play,
+    quick,
+    shares,
+    sheet,
+)
 from recordkit.rules.french_tarot.cards import (
     DECK,
     DOG_SIZES,
@@ -58,8 +67,6 @@ from recordkit.rules.french_tarot.scoring import (
     as_points,
     contract_count,
     deal_scores,
-    points_counted,
-    points_match,
 )
 from recordkit.rules.french_tarot.state import PHASE_OF_KIND, Phase, TarotState
 
@@ -449,7 +456,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         return partial.complete(table, deal, played, state)
 
     def forget(self, table: Table, deal: TarotDeal) -> TarotDeal:
-        return deal.model_copy(update={"hands": None, "dog": None})
+        return partial.forget(table, deal)
 
     def score(self, state: TarotState) -> list[int | float] | None:
         if state.status == "abandoned" or state.phase != Phase.DONE or not state.scorable:
@@ -545,22 +552,18 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         return TarotResult(scores=scores)
 
     def result_checks(self, state: TarotState, deal: TarotDeal) -> list[Violation]:
-        """tarot.score.points: card points written on the sheet match the count (either rounding)."""
-        if deal.result is None or deal.result.points is None or not points_counted(state):
-            return []
-        if points_match(state, deal.result.points):
-            return []
-        count = contract_count(state)
-        return [
-            Violation(
-                "SCORE-POINTS-MISMATCH",
-                "tarot.score.points",
-                f"the sheet says the taker's side made {deal.result.points} card points; the tricks give "
-                f"{as_points(count.half_points)}",
-                path="result.points",
-                expected=str(as_points(count.half_points)),
-            )
-        ]
+        return sheet.result_checks(state, deal)
+
+    def is_sheet(self, deal: TarotDeal) -> bool:
+        return sheet.is_sheet(deal)
+
+    def sheet_scores(
+        self, table: Table, deal: TarotDeal, before: Sequence[int | float] | None = None
+    ) -> tuple[list[int | float] | None, list[Violation]]:
+        return sheet.sheet_scores(table, deal)
+
+    def sheet_of(self, table: Table, deal: TarotDeal, state: TarotState) -> TarotDeal:
+        return sheet.sheet_of(table, deal, state)
 
     def trick_points(self, trick: PlayedTrick) -> int | float:
         return as_points(half_points(DECK.mask(trick.cards)))

@@ -5,6 +5,7 @@ All card points are counted doubled (half-points) so that the arithmetic stays i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
@@ -56,7 +57,7 @@ def excuse_wins(state: TarotState, index: int, trick: PlayedTrick) -> bool:
     return all((t.winner in attack) == leader_attacks for t in state.tricks[:index])
 
 
-def _owners(state: TarotState, sides: list[int]) -> tuple[list[int], list[int]]:
+def owners(state: TarotState, sides: list[int]) -> tuple[list[int], list[int]]:
     """Cards won (bitmask) and Excuse exchange adjustments (half-points) by side index.
 
     `sides[seat]` is the side of each seat. The Excuse stays with the side that played it, which
@@ -92,31 +93,130 @@ def _owners(state: TarotState, sides: list[int]) -> tuple[list[int], list[int]]:
     return won, adjust
 
 
-def contract_count(state: TarotState) -> ContractCount:
-    """The taker's side's points, bouts, target, result and per-defender amount S (tarot.score.*)."""
+@dataclass(frozen=True, slots=True)
+class ContractFacts:
+    """What a contract's score depends on, as a score sheet writes it. A played deal gives them
+    from its replay (`contract_facts`), a score sheet's line from its `result`: both are scored by
+    `count_contract` and `contract_deal_scores`, so each scoring rule is stated once."""
+
+    players: int
+    contract: int
+    """The bid's strength, 1 (petite) to 4 (garde contre)."""
+    taker: int
+    partner: int | None
+    """Five players: the called card's holder; None when the taker plays alone."""
+    half_points: int
+    """The attack's card points, doubled."""
+    bouts: int
+    petit_au_bout: int = 0
+    """+1 when the attack wins the Petit au bout, -1 when the defence does, 0 when nobody."""
+    poignees: tuple[str, ...] = ()
+    """The level of each poignée shown, by either side."""
+    slam: str | None = None
+    """One of SLAM_OUTCOMES, None when nobody won every trick and no slam was announced."""
+    miseres: tuple[int, ...] = ()
+    """The seat of each misère declared (a seat twice for both kinds)."""
+
+
+SLAM_OUTCOMES = ("made", "announced_made", "announced_failed", "defence", "announced_defence")
+"""A deal's slam as the score sheet writes it: the attack won every trick unannounced or after
+announcing it, an announced slam failed, the defence won every trick (unannounced or announced)."""
+
+
+def slam_term(slam: str | None, defence_bonus: int) -> int:
+    """The slam's part of S (tarot.score.slam): +200 made, +400 announced and made, -200 announced
+    and failed, and minus the defence's bonus when the defence wins every trick."""
+    terms = {
+        None: 0,
+        "made": 200,
+        "announced_made": 400,
+        "announced_failed": -200,
+        "defence": -defence_bonus,
+        "announced_defence": -200 - defence_bonus,
+    }
+    return terms[slam]
+
+
+def count_contract(facts: ContractFacts, defence_bonus: int) -> ContractCount:
+    """The attack's result and the amount S each defender pays, from the facts (tarot.score.*):
+    target by bouts, the half point to the winning side, (25 + diff) x coef, Petit au bout,
+    poignées and slam."""
+    points = facts.half_points
+    target = TARGETS[facts.bouts]
+    won_contract = points >= 2 * target
+    rounded = (points + 1) // 2 if won_contract else points // 2
+    diff = abs(rounded - target)
+    coefficient = COEFFICIENTS[facts.contract]
+    sign = 1 if won_contract else -1
+    petit = facts.petit_au_bout
+    slam = slam_term(facts.slam, defence_bonus)
+    poignees = sum(POIGNEE_BONUS[level] for level in facts.poignees)
+    per_defender = sign * (25 + diff) * coefficient + petit * 10 * coefficient + sign * poignees + slam
+    return ContractCount(points, facts.bouts, target, won_contract, diff, petit, slam, per_defender)
+
+
+def contract_deal_scores(facts: ContractFacts, defence_bonus: int) -> list[int]:
+    """Each seat's score for a contract: defenders -S, the taker the rest, a partner S
+    (tarot.score.split), with the misères added (tarot.score.misere)."""
+    per_defender = count_contract(facts, defence_bonus).per_defender
+    attack = {facts.taker} if facts.partner is None else {facts.taker, facts.partner}
+    n = facts.players
+    scores = [-per_defender if seat not in attack else 0 for seat in range(n)]
+    scores[facts.taker] = (n - len(attack)) * per_defender
+    if facts.partner is not None:
+        scores[facts.partner] = per_defender
+        scores[facts.taker] -= per_defender
+    return [a + m for a, m in zip(scores, misere_scores(n, facts.miseres), strict=True)]
+
+
+def goulash_deal_scores(taken: Sequence[int], miseres: Sequence[int]) -> list[int | float]:
+    """A goulash's scores from each seat's card points (doubled, `taken`): each player pays every
+    other the points he took (tarot.goulash.settlement), misères added; halves stay."""
+    n = len(taken)
+    total = sum(taken)
+    misere = misere_scores(n, miseres)
+    return [as_points(total - n * taken[seat] + 2 * misere[seat]) for seat in range(n)]
+
+
+def misere_scores(players: int, miseres: Sequence[int]) -> list[int]:
+    """Misères: every other player pays the declarer 10 for each (tarot.score.misere)."""
+    scores = [0] * players
+    for seat in miseres:
+        for other in range(players):
+            scores[other] += MISERE_VALUE * (players - 1) if other == seat else -MISERE_VALUE
+    return scores
+
+
+def contract_facts(state: TarotState) -> ContractFacts:
+    """A played contract's score-sheet facts, from its replay."""
     assert state.taker is not None
     attack = state.attack()
     sides = [0 if seat in attack else 1 for seat in range(state.players)]
-    won, adjust = _owners(state, sides)
+    won, adjust = owners(state, sides)
     if state.contract <= GARDE:
         won[0] |= state.discard
     elif state.contract == 3:  # garde sans: the dog counts for the taker
         won[0] |= state.dog
     else:  # garde contre: the dog counts for the defence
         won[1] |= state.dog
-    points = half_points(won[0]) + adjust[0]
-    bouts = bin(won[0] & BOUTS).count("1")
-    target = TARGETS[bouts]
-    won_contract = points >= 2 * target
-    rounded = (points + 1) // 2 if won_contract else points // 2
-    diff = abs(rounded - target)
-    coefficient = COEFFICIENTS[state.contract]
-    sign = 1 if won_contract else -1
-    petit = _petit_au_bout(state, attack)
-    slam = _slam_term(state, attack)
-    poignees = sum(POIGNEE_BONUS[p.level] for p in state.poignees.values())
-    per_defender = sign * (25 + diff) * coefficient + petit * 10 * coefficient + sign * poignees + slam
-    return ContractCount(points, bouts, target, won_contract, diff, petit, slam, per_defender)
+    petit = petit_au_bout_seat(state)
+    return ContractFacts(
+        players=state.players,
+        contract=state.contract,
+        taker=state.taker,
+        partner=state.partner,
+        half_points=half_points(won[0]) + adjust[0],
+        bouts=bin(won[0] & BOUTS).count("1"),
+        petit_au_bout=0 if petit is None else 1 if petit in attack else -1,
+        poignees=tuple(p.level for p in state.poignees.values()),
+        slam=slam_outcome(state),
+        miseres=tuple(seat for seat, _kind in state.miseres),
+    )
+
+
+def contract_count(state: TarotState) -> ContractCount:
+    """The taker's side's points, bouts, target, result and per-defender amount S (tarot.score.*)."""
+    return count_contract(contract_facts(state), state.table.options.defence_slam_bonus)
 
 
 def points_counted(state: TarotState) -> bool:
@@ -138,64 +238,35 @@ def points_match(state: TarotState, points: int | float) -> bool:
     return float(points) in {half / 2, float((half + 1) // 2), float(half // 2)}
 
 
-def _petit_au_bout(state: TarotState, attack: frozenset[int]) -> int:
-    """+1 if the attack wins the Petit in the last trick, -1 if the defence does, else 0
-    (tarot.score.petit-au-bout). When a slam's Excuse takes the last trick, the Petit is au bout
-    if it is led to the penultimate trick (FFT: "s'il est mené à l'avant-dernier pli")."""
+def petit_au_bout_seat(state: TarotState) -> int | None:
+    """The seat that wins the Petit au bout, None when it is not au bout (tarot.score.petit-au-bout):
+    the winner of the last trick holding T1; when a slam's Excuse takes the last trick, the winner
+    of the penultimate trick if T1 is led to it (FFT: "s'il est mené à l'avant-dernier pli")."""
     last = len(state.tricks) - 1
     final = state.tricks[last]
     if PETIT in final.cards:
-        return 1 if final.winner in attack else -1
+        return final.winner
     if last > 0 and excuse_wins(state, last, final) and state.tricks[last - 1].cards[0] == PETIT:
-        return 1 if state.tricks[last - 1].winner in attack else -1
-    return 0
+        return state.tricks[last - 1].winner
+    return None
 
 
-def _slam_term(state: TarotState, attack: frozenset[int]) -> int:
-    """The slam bonus added to S (tarot.score.slam): +400/+200 made, -200 announced and failed,
-    and minus the defence's bonus when the defence wins every trick."""
-    attack_tricks = sum(1 for t in state.tricks if t.winner in attack)
-    term = 0
-    if attack_tricks == state.tricks_per_deal:
-        term += 400 if state.slam else 200
-    elif state.slam:
-        term -= 200
-    if attack_tricks == 0:
-        term -= state.table.options.defence_slam_bonus
-    return term
-
-
-def contract_scores(state: TarotState) -> list[int]:
-    """Each seat's score: defenders -S, the taker the rest, a partner S (tarot.score.split)."""
-    assert state.taker is not None
-    per_defender = contract_count(state).per_defender
+def slam_outcome(state: TarotState) -> str | None:
+    """The deal's slam as the sheet writes it (SLAM_OUTCOMES), from who won the tricks."""
     attack = state.attack()
-    defenders = state.players - len(attack)
-    scores = [-per_defender if seat not in attack else 0 for seat in range(state.players)]
-    scores[state.taker] = defenders * per_defender
-    if state.partner is not None:
-        scores[state.partner] = per_defender
-        scores[state.taker] -= per_defender
-    return scores
+    attack_tricks = sum(1 for t in state.tricks if t.winner in attack)
+    if attack_tricks == state.tricks_per_deal:
+        return "announced_made" if state.slam else "made"
+    if attack_tricks == 0:
+        return "announced_defence" if state.slam else "defence"
+    return "announced_failed" if state.slam else None
 
 
-def goulash_scores(state: TarotState) -> list[int]:
-    """Goulash settlement in half-points: each player pays every other the points he took."""
+def goulash_taken(state: TarotState) -> list[int]:
+    """Each seat's card points in a goulash, doubled: its tricks and the Excuse exchanges."""
     n = state.players
-    won, adjust = _owners(state, list(range(n)))
-    taken = [half_points(won[seat]) + adjust[seat] for seat in range(n)]
-    total = sum(taken)
-    return [total - taken[seat] - (n - 1) * taken[seat] for seat in range(n)]
-
-
-def misere_scores(state: TarotState) -> list[int]:
-    """Misères: every other player pays the declarer 10 for each (tarot.score.misere)."""
-    n = state.players
-    scores = [0] * n
-    for seat, _kind in state.miseres:
-        for other in range(n):
-            scores[other] += MISERE_VALUE * (n - 1) if other == seat else -MISERE_VALUE
-    return scores
+    won, adjust = owners(state, list(range(n)))
+    return [half_points(won[seat]) + adjust[seat] for seat in range(n)]
 
 
 def deal_scores(state: TarotState) -> list[int | float]:
@@ -203,11 +274,10 @@ def deal_scores(state: TarotState) -> list[int | float]:
     n = state.players
     if state.status == "annulled" or (state.taker is None and not state.goulash):
         return [0] * n
+    miseres = [seat for seat, _kind in state.miseres]
     if state.goulash:
-        halves = goulash_scores(state)
-        misere = misere_scores(state)
-        return [as_points(h + 2 * m) for h, m in zip(halves, misere, strict=True)]
-    return [a + m for a, m in zip(contract_scores(state), misere_scores(state), strict=True)]
+        return goulash_deal_scores(goulash_taken(state), miseres)
+    return list(contract_deal_scores(contract_facts(state), state.table.options.defence_slam_bonus))
 
 
 def as_points(half: int) -> int | float:

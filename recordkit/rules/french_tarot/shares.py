@@ -2,7 +2,7 @@
 
 A trick's cards go to its winner, but the Excuse stays with the side that played it, which gives
 the winners a half-point card instead (tarot.excuse.exchange; the last trick as the option says,
-tarot.excuse.last-trick). So the points of a trick are read off the count (`scoring._owners`)
+tarot.excuse.last-trick). So the points of a trick are read off the count (`scoring.owners`)
 over the tricks up to it, less the tricks before it, and each side's share is shown on the seat
 of that side that took part: the trick's winner, else the Excuse's player.
 """
@@ -13,7 +13,7 @@ import copy
 
 from recordkit.rules.base import PlayedTrick
 from recordkit.rules.french_tarot.cards import EXCUSE, half_points
-from recordkit.rules.french_tarot.scoring import _owners, as_points
+from recordkit.rules.french_tarot.scoring import as_points, owners
 from recordkit.rules.french_tarot.state import TarotState
 
 
@@ -38,7 +38,7 @@ def _taken(state: TarotState, sides: list[int], tricks: int) -> list[int]:
     """Each side's card points (doubled) in the first `tricks` tricks, by the count."""
     upto = copy.copy(state)
     upto.tricks = state.tricks[:tricks]
-    won, adjust = _owners(upto, sides)
+    won, adjust = owners(upto, sides)
     return [half_points(cards) + change for cards, change in zip(won, adjust, strict=True)]
 
 

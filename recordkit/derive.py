@@ -134,7 +134,7 @@ CHECK_NAMES = {
 
 
 def sheet_note(scored: bool) -> Violation:
-    """DEAL-NOT-CHECKED for a score-sheet deal: its calls and cards were not recorded, and its
+    """DEAL-NOT-CHECKED for a score-sheet deal: its cards were not recorded, and its
     scores are checked from the facts written when those facts give them (`scored`)."""
     scores = (
         "the scores are checked from the facts written on the sheet"
@@ -144,6 +144,6 @@ def sheet_note(scored: bool) -> Violation:
     return Violation(
         NOT_CHECKED,
         PARTIAL_RULE,
-        f"a score-sheet deal: {scores}; the calls and cards were not recorded, so their rules were not checked",
+        f"a score-sheet deal: {scores}; its cards were not recorded, so the rules of the play were not checked",
         severity=Severity.INFO,
     )

@@ -10,10 +10,12 @@ tests check it on generated, corrupted and sample records.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
 
+from recordkit.derive import derive
 from recordkit.games import RULESETS
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
 from recordkit.rules.base import QuickDeal, Ruleset, Table
@@ -43,7 +45,7 @@ def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
     for index, deal in enumerate(deals):
         if type(deal) is not dict:
             return None
-        found = ruleset.quick_deal(table, deal, totals)
+        found = ruleset.quick_deal(table, deal, totals) or _quick_derived(ruleset, table, deal, totals)
         if found is None:
             return None
         if replays and found.dealer != ruleset.next_dealer(table, replays[-1].dealer, replays[-1].state):
@@ -56,6 +58,26 @@ def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
             return None
         replays.append(found)
     return replays
+
+
+def _quick_derived(
+    ruleset: Ruleset[Any, Any, Any], table: Table, deal: dict[str, Any], before: list[int | float]
+) -> QuickDeal | None:
+    """The fast path of a deal that leaves dealt cards out: derived exactly as the full replay
+    derives them (`recordkit.derive`), then the completed deal on the game's fast path; None
+    for any other deal the fast path did not prove."""
+    try:
+        model = ruleset.Deal.model_validate(deal)
+    except ValidationError:
+        return None
+    if ruleset.is_sheet(model) or not ruleset.unknown(table, model):
+        return None
+    completion, _problems = derive(ruleset, table, model)
+    if completion is None:
+        return None
+    completed = completion.deal.model_dump(mode="json", exclude_none=True)
+    found = ruleset.quick_deal(table, completed, before)
+    return None if found is None else replace(found, completion=completion)
 
 
 def clean_header(data: Any, game: str | None = None) -> tuple[Ruleset[Any, Any, Any], Table] | None:

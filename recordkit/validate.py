@@ -14,14 +14,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from recordkit.derive import not_checked
 from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.games import RULESETS, ruleset_for
 from recordkit.hints import hint
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.parallel import chunked, ordered_map
-from recordkit.quick import clean_deals
-from recordkit.rules.base import Ruleset, Table
+from recordkit.quick import clean_replays
+from recordkit.rules.base import QuickDeal, Ruleset, Table
 from recordkit.sources import RawRecord, Source, parsed, raw_records
 
 
@@ -96,10 +97,24 @@ def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:
     raw = parsed(item)
     if isinstance(raw, Diagnostic):
         return raw
-    deals = clean_deals(raw.data, settings.game)
+    deals = clean_replays(raw.data, settings.game)
     if deals is not None:
-        return RecordReport(raw.location, deal_count=deals)
+        return RecordReport(raw.location, _notes(raw, deals), deal_count=len(deals))
     return validate_record(raw, settings).findings()
+
+
+def _notes(raw: RawRecord, deals: list[QuickDeal]) -> list[Diagnostic]:
+    """The notes of a record proven clean on the fast path: what each deal that left dealt cards
+    out could not check, as the full replay says it."""
+    ruleset = RULESETS[raw.data["game"]]
+    return [
+        from_violation(
+            replace(not_checked(ruleset, deal.completion), path=f"deals[{index}]"),
+            replace(raw.location, deal=index + 1),
+        )
+        for index, deal in enumerate(deals)
+        if deal.completion is not None and deal.completion.unchecked
+    ]
 
 
 def _check(item: Item, settings: Settings) -> RecordReport | Diagnostic:

@@ -28,7 +28,8 @@ def diagnostics_of(data: Any, strict: bool = True) -> list[Diagnostic]:
     quick = clean_deals(data)
     assert data == before, "the fast path changed the record"
     found = validate_record(RawRecord(data, Location()), Settings(strict=strict)).diagnostics
-    assert quick is None or found == [], f"the fast path accepted a record with {found[:3]}"
+    notes_only = all(d.severity == Severity.INFO and d.code == "DEAL-NOT-CHECKED" for d in found)
+    assert quick is None or notes_only, f"the fast path accepted a record with {found[:3]}"
     return found
 
 

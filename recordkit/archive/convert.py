@@ -131,7 +131,7 @@ def _replayed_fast(item: RawRecord) -> RecordReport | None:
         return None
     record = RULESETS[item.data["game"]].Record.model_validate({**item.data, "version": FORMAT_VERSION})
     replays: list[DealReplay | None] = [
-        DealReplay(deal.state, [], deal.scores, deal.actions) for deal in deals
+        DealReplay(deal.state, [], deal.scores, deal.actions, deal.completion) for deal in deals
     ]
     return RecordReport(item.location, [], record, replays)
 

@@ -89,6 +89,8 @@ class QuickDeal:
     actions: list[Action]
     """The actions other than cards played, with their seats, as the full replay has them (for
     the archive's calls table)."""
+    completion: Completion | None = None
+    """For a deal whose record leaves dealt cards out: the deal as proven, with them derived."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
 from tests.helpers import diagnostics_of
 from tests.test_joffre_properties import joffre_options
+from tests.test_joffre_rules import DEAL_1
 
 JOFFRE = Joffre()
 PLAYERS = ["Gérard", "Lucie", "Marcel", "Thérèse"]
@@ -44,27 +45,7 @@ TEAM_OPTIONS: dict[str, Any] = {
 }
 
 # The club evening's deal 1 (dealer 0): Marcel (seat 2) bids 4 and takes 3 tricks.
-CLUB_1: dict[str, Any] = {
-    "dealer": 0,
-    "hands": [
-        "E2 E0 F5 F3 R4 G3 G2 G1",
-        "E6 E5 F0 R5 R1 R0 G6 G5",
-        "E4 E3 F7 F4 F2 R7 R6 G0",
-        "E7 E1 F6 F1 R3 R2 G7 G4",
-    ],
-    "auction": ["3", "4", "pass", "pass"],
-    "tricks": [
-        "R7 R2 R4 R1",
-        "R6 R3 G2 R0",
-        "F7 F1 F3 F0",
-        "E3 E7 E2 E5",
-        "G7 G3 G5 G0",
-        "F6 F5 R5 F4",
-        "E6 E4 E1 E0",
-        "G6 F2 G4 G1",
-    ],
-    "result": {"scores": [0, 3, -4, -1]},
-}
+CLUB_1: dict[str, Any] = {**DEAL_1, "result": {"scores": [0, 3, -4, -1]}}
 # The same deal with Thérèse (seat 3) playing E1 on France in trick 3 while she holds F1 and F6
 # (F6 she plays in trick 6, F1 in trick 7).
 CLUB_1_REVOKE: dict[str, Any] = {

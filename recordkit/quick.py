@@ -16,6 +16,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from recordkit.derive import derive
+from recordkit.diagnostics import Severity
+from recordkit.engine import replay_deal
 from recordkit.games import RULESETS
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
 from recordkit.rules.base import QuickDeal, Ruleset, Table
@@ -77,7 +79,13 @@ def _quick_derived(
         return None
     completed = completion.deal.model_dump(mode="json", exclude_none=True)
     found = ruleset.quick_deal(table, completed, before)
-    return None if found is None else replace(found, completion=completion)
+    if found is not None:
+        return replace(found, completion=completion)
+    replay = replay_deal(ruleset, table, model, before)  # a deal not played out: its hands are partial
+    if replay.scores is None or any(v.severity != Severity.INFO for v in replay.violations):
+        return None
+    calls = [action for action in replay.actions if action.kind != "play"]
+    return QuickDeal(model.dealer, replay.scores, replay.state, calls, replay.completion)
 
 
 def clean_header(data: Any, game: str | None = None) -> tuple[Ruleset[Any, Any, Any], Table] | None:

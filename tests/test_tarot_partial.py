@@ -752,3 +752,13 @@ def change(line: dict[str, Any], field: str, n: int, data: st.DataObject) -> Non
         result[field][seat] += (
             abs(delta) if result[field][seat] + abs(delta) <= 91 else -result[field][seat] - 1
         )
+
+
+def test_tarot_partial_an_all_pass_deal_without_hands_still_scores_nothing() -> None:
+    """tarot.auction.all-pass and tarot.score: when everybody passes the cards are dealt again and
+    nobody scores, whatever the hands held; a deal that writes only its four passes (no hands, no
+    dog) is checked against that: zeros are clean, any other score is SCORE-MISMATCH."""
+    passed = {"dealer": 0, "auction": ALL_PASS, "result": {"scores": [0, 0, 0, 0]}}
+    assert found(record(4, passed)) == []
+    wrong = {**passed, "result": {"scores": [30, -10, -10, -10]}}
+    assert [d.code for d in found(record(4, wrong))] == ["SCORE-MISMATCH"]

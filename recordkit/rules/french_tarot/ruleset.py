@@ -459,9 +459,11 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         return partial.forget(table, deal)
 
     def score(self, state: TarotState) -> list[int | float] | None:
-        if state.status == "abandoned" or state.phase != Phase.DONE or not state.scorable:
+        if state.status == "abandoned" or state.phase != Phase.DONE:
             return None
-        return deal_scores(state)
+        if state.status == "annulled" or (state.taker is None and not state.goulash):
+            return [0] * state.players  # thrown in: nothing is counted, whatever the hands held
+        return deal_scores(state) if state.scorable else None
 
     def quick_deal(
         self, table: Table, deal: dict[str, Any], before: Sequence[int | float]

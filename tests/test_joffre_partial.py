@@ -28,7 +28,7 @@ from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
 from tests.helpers import diagnostics_of
 from tests.test_joffre_properties import joffre_options
-from tests.test_joffre_rules import DEAL_1
+from tests.test_joffre_rules import DEAL_1, DEAL_3
 
 JOFFRE = Joffre()
 PLAYERS = ["Gérard", "Lucie", "Marcel", "Thérèse"]
@@ -55,27 +55,7 @@ CLUB_1_REVOKE: dict[str, Any] = {
 # The club evening's deal 3 (dealer 2, Germany trump): Marcel (seat 2) bids 5 and takes 5 tricks;
 # in trick 6 Lucie (seat 1) trumps with the Kaiser and takes Gérard's (seat 0) Joffre. Tricks:
 # seat 0 none, seat 1 two (the 6th and the 8th), seat 2 five, seat 3 one (the 5th).
-CLUB_3: dict[str, Any] = {
-    "dealer": 2,
-    "hands": [
-        "E2 E0 F3 F0 R4 R2 R0 G3",
-        "E5 E4 E3 E1 R5 G6 G2 G0",
-        "E7 F2 F1 R7 R6 G7 G5 G4",
-        "E6 F7 F6 F5 F4 R3 R1 G1",
-    ],
-    "auction": ["3", "4", "pass", "5"],
-    "tricks": [
-        "G7 G1 G3 G2",
-        "R7 R1 R2 R5",
-        "R6 R3 R0 E1",
-        "E7 E6 E2 E3",
-        "F1 F7 F3 E4",
-        "F6 F0 G0 F2",
-        "E5 G4 F4 E0",
-        "G5 F5 R4 G6",
-    ],
-    "result": {"scores": [-5, 4, 5, 1]},
-}
+CLUB_3: dict[str, Any] = {**DEAL_3, "result": {"scores": [-5, 4, 5, 1]}}
 CLUB_3_FACTS: dict[str, Any] = {
     "bid": "5",
     "bidder": 2,

@@ -234,8 +234,8 @@ def complete(
         hands = []
         written = deal.hands if deal.hands is not None else [None] * n
         for seat, hand in enumerate(written):
-            if hand is not None:
-                hands.append(hand)
+            if hand is not None or seat >= n:  # a hand too many is the count's problem (DEAL-HAND-COUNT)
+                hands.append(hand or "")
                 continue
             mine = [card for card in dict.fromkeys(played[seat]) if card != up.get(seat)]
             hands.append(cards.deck.format(sorted(mine)))

@@ -56,17 +56,22 @@ def run(
 ) -> list[Violation]:
     """Carry the actions out in order, each non-play action by the seat whose turn it is when
     the record does not say; every rule they break, in order. `just_in_time` puts each card
-    played in its player's hand just before it falls, so that a deal replayed with blank hands
-    (to find who played what) plays every card as held, cheaply and without a finding."""
+    played in every hand just as it falls (and takes it back after), so that a deal replayed with
+    blank hands (to find who played what) plays every card as held, cheaply and without a finding."""
     problems: list[Violation] = []
+    hands = state.hands
     for action in actions:
         if action.seat is None and action.kind != "play":
             turn = ruleset.turn(state)
             action.seat = turn.seat if turn is not None else None
-        elif just_in_time and action.kind == "play":
-            turn = ruleset.turn(state)
-            if turn is not None and turn.seat is not None:
-                state.hands[turn.seat] |= 1 << action.value
+        elif just_in_time and action.kind == "play":  # every seat holds it as it falls
+            card = 1 << action.value
+            for seat in range(len(hands)):
+                hands[seat] |= card
+            problems += ruleset.advance(state, action)
+            for seat in range(len(hands)):
+                hands[seat] &= ~card
+            continue
         problems += ruleset.advance(state, action)
     return problems
 

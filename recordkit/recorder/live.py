@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from recordkit.diagnostics import Diagnostic, Severity
-from recordkit.rules.base import Action, Ruleset, Table
+from recordkit.diagnostics import Diagnostic, Location, Severity, Violation, from_violation
+from recordkit.rules.base import Action, Completion, Ruleset, Table
 
 
 @dataclass(slots=True)
@@ -42,6 +42,17 @@ class LiveDeal:
     end: str | None = None
     final: Any = None
     """The deal as the record keeps it once it is over: with its result and running totals."""
+    partial: bool = False
+    """True when the deal was started without some of its dealt cards (a hand, the dog): each
+    action is then judged by the engine replaying the deal so far (`recordkit.recorder.partial`)."""
+    groups: list[str] = field(default_factory=list)
+    """The deal's fields that hold the cards as dealt (`hands`, `dog`...)."""
+    findings: list[Diagnostic] = field(default_factory=list)
+    """A partial deal: what the engine finds on the deal so far (its notes aside)."""
+    unchecked: frozenset[tuple[str, int | None]] = frozenset()
+    """A partial deal: the checks the engine could not run on it so far, as (code, seat)."""
+    completion: Completion | None = None
+    """A partial deal: the deal so far with the groups it leaves out derived from the play."""
 
     @property
     def index(self) -> int:
@@ -61,9 +72,11 @@ def in_progress(deal: Any) -> Any:
 
 
 def rewrite(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> None:
-    """Write the deal's actions into its record form, and read back what the record holds."""
+    """Write the deal's actions into its record form, and read back what the record holds (a
+    partial deal is read back by the engine's replay instead)."""
     live.written = ruleset.record_deal(table, live.dealt.model_copy(deep=True), live.actions)
-    live.compiled = ruleset.compile(table, in_progress(live.written))[0]
+    if not live.partial:
+        live.compiled = ruleset.compile(table, in_progress(live.written))[0]
 
 
 def replay(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> None:
@@ -76,3 +89,9 @@ def replay(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> Non
 def errors(found: list[Diagnostic]) -> bool:
     """Whether any of the diagnostics is an error (warnings are recorded without asking)."""
     return any(d.severity == Severity.ERROR for d in found)
+
+
+def diagnostic(violation: Violation, number: int) -> Diagnostic:
+    """A ruleset's violation as the validator reports it for deal `number` (from 1) of the record."""
+    path = f"deals[{number - 1}].{violation.path}" if violation.path else f"deals[{number - 1}]"
+    return from_violation(replace(violation, path=path), Location(deal=number))

@@ -1,0 +1,227 @@
+"""Deals recorded without (all) their hands: each action is judged by the engine replaying the deal
+so far as a partial record, the hands left out derived from the cards played.
+
+The rulesets judge a card against the hand that holds it, which a scorekeeper does not know. The
+engine does know what the cards seen prove: replayed with the hands derived from the play
+(`recordkit.engine.replay_deal`), a deal not yet played out keeps only the checks proven by the
+cards present (a card played twice, a card in a hand that was given, a revoke shown by a later
+card). So an action is refused when it brings the deal so far a finding it did not have: exactly
+what the validator would then report on the record. The checks that need whole hands run when
+the last card makes them whole; what they find is reported, not refused (spec/RECORDER.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from recordkit.derive import NOT_CHECKED, run
+from recordkit.diagnostics import Diagnostic, Severity
+from recordkit.engine import DealReplay, replay_deal
+from recordkit.recorder.live import LiveDeal, diagnostic, in_progress
+from recordkit.rules.base import Action, Ruleset, Table
+
+Unchecked = frozenset[tuple[str, int | None]]
+"""The checks a replay could not run, as (code, seat: None for every seat)."""
+
+
+@dataclass(slots=True)
+class Judgement:
+    """The engine's replay of a partial deal so far: its state and actions, every finding (as the
+    validator reports it for this deal of the record, notes aside) and the checks it left out."""
+
+    replay: DealReplay
+    findings: list[Diagnostic] = field(default_factory=list)
+    unchecked: Unchecked = frozenset()
+    notes: list[Diagnostic] = field(default_factory=list)
+    """What the engine says it derived and could not check (`DEAL-NOT-CHECKED`)."""
+
+    @property
+    def unreadable(self) -> list[Diagnostic]:
+        """The errors that kept the deal from being replayed at all (an unknown card or call)."""
+        return [] if self.replay.replayed else errors_of(self.findings)
+
+
+def judge(
+    ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, deal: Any, finished: bool = False
+) -> Judgement:
+    """Replay `deal` (the live deal with what it holds now) as the validator would: in progress
+    (a trick being played reads as the last, short trick) unless `finished`."""
+    replay = replay_deal(ruleset, table, deal if finished else in_progress(deal), live.before)
+    found = [diagnostic(v, live.number) for v in replay.violations]
+    notes = [d for d in found if d.code == NOT_CHECKED]
+    completion = replay.completion
+    unchecked: Unchecked = frozenset(completion.unchecked) if completion is not None else frozenset()
+    return Judgement(replay, [d for d in found if d.code != NOT_CHECKED], unchecked, notes)
+
+
+def adopt(live: LiveDeal, judged: Judgement) -> None:
+    """Make the judged replay the live deal's state: its actions, findings and unchecked checks."""
+    replay = judged.replay
+    live.state = replay.state
+    live.actions = replay.actions
+    live.findings = judged.findings
+    live.unchecked = judged.unchecked
+    live.completion = replay.completion
+
+
+def restore(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> None:
+    """Rebuild a partial deal's state from its actions (after an undo), by the engine's replay."""
+    live.written = ruleset.record_deal(table, live.dealt.model_copy(deep=True), live.actions)
+    adopt(live, judge(ruleset, table, live, live.written))
+
+
+def actors(state: Any, actions: list[Action]) -> list[int | None]:
+    """The seat that made each action: for a card, the seat the replay found playing it."""
+    tricks = [*state.tricks, *([state.current] if state.current is not None else [])]
+    out: list[int | None] = []
+    for action in actions:
+        if action.kind == "play" and action.trick is not None and action.position is not None:
+            trick = tricks[action.trick - 1] if action.trick <= len(tricks) else None
+            seats = trick.seats if trick is not None else []
+            out.append(seats[action.position - 1] if action.position <= len(seats) else None)
+        else:
+            out.append(action.seat)
+    return out
+
+
+def news(before: list[Diagnostic], after: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings of `after` that `before` did not have (each counted as often as it occurs)."""
+    had = Counter(before)
+    new: list[Diagnostic] = []
+    for found in after:
+        if had[found] > 0:
+            had[found] -= 1
+        else:
+            new.append(found)
+    return new
+
+
+def now_checked(found: list[Diagnostic], unchecked: Unchecked) -> list[Diagnostic]:
+    """The findings of checks that the deal so far could not run (they need whole hands, which the
+    action just made known): the full check at the end of the deal, reported and not refused."""
+    return [d for d in found if (d.code, None) in unchecked or (d.code, d.location.seat) in unchecked]
+
+
+def errors_of(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The errors among the findings."""
+    return [d for d in found if d.severity == Severity.ERROR]
+
+
+# --- what may be typed now, with hands unknown ------------------------------------------------
+
+
+def candidates(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> list[Action]:
+    """The actions that may be open now, to be tried one by one: what the rules offer with the
+    hands as derived so far and with each hand left out holding every card not yet seen, and,
+    for a seat whose hand is not known, every card not yet seen as its play."""
+    turn = ruleset.turn(live.state)
+    if turn is None:
+        return []
+    unseen = sorted(set(range(len(table.deck))) - seen(ruleset, table, live))
+    offered = ruleset.legal(live.state) + ruleset.legal(filled(ruleset, table, live, unseen))
+    if "play" in turn.kinds and turn.seat is not None and not known(ruleset, table, live, turn.seat):
+        offered += [Action("play", card) for card in unseen]
+    out: list[Action] = []
+    keys: set[tuple[str, Any, int | None]] = set()
+    for action in offered:
+        key = (action.kind, action.value, action.seat)
+        if key not in keys:
+            keys.add(key)
+            out.append(action)
+    return out
+
+
+def known(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, seat: int) -> bool:
+    """Whether the seat's hand was given when the deal started."""
+    return f"hands[{seat}]" not in ruleset.unknown(table, live.written)
+
+
+def seen(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> set[int]:
+    """Every card whose place is known: in a group given or derived so far, or played."""
+    completion = live.completion
+    dealt = completion.deal if completion is not None else live.written
+    cards = set(card_ids(table, [getattr(dealt, name, None) for name in live.groups]))
+    for trick in [*live.state.tricks, *([live.state.current] if live.state.current else [])]:
+        cards.update(trick.cards)
+    return cards
+
+
+def filled(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, unseen: list[int]) -> Any:
+    """The state the deal so far reaches when each hand left out holds, besides the cards it has
+    played, every card not yet seen: what the rules would offer if it held any of them."""
+    completion = live.completion
+    dealt = completion.deal if completion is not None else live.written
+    hands = list(dealt.hands or [])
+    extra = table.deck.format(unseen)
+    for path in ruleset.unknown(table, live.written):
+        if path.startswith("hands["):
+            seat = int(path[len("hands[") : -1])
+            hands[seat] = f"{hands[seat] or ''} {extra}".strip()
+    deal = dealt.model_copy(update={"hands": hands})
+    state, _ = ruleset.start(table, deal, live.before)
+    run(ruleset, state, [Action(a.kind, a.value, a.seat, a.path, a.trick, a.position) for a in live.actions])
+    return state
+
+
+def card_ids(table: Table, groups: list[Any]) -> list[int]:
+    """The ids of the cards of card groups (a group's text, a list of codes, a list of groups)."""
+    out: list[int] = []
+    for group in groups:
+        if group is None:
+            continue
+        if isinstance(group, list) and any(
+            isinstance(item, list | None) or " " in str(item) for item in group
+        ):
+            out += card_ids(table, group)
+            continue
+        codes = group.split() if isinstance(group, str) else [str(code) for code in group]
+        out += [table.deck.index[code] for code in codes if code in table.deck.index]
+    return out
+
+
+# --- why a card is refused, in words ----------------------------------------------------------
+
+
+def explain(table: Table, live: LiveDeal, action: Action, seat: int | None, refused: list[Diagnostic]) -> str:
+    """What the refusal of a card means at the table: where the card was seen already, or which
+    earlier tricks show that the seat did not hold it. Empty when the diagnostics say it all."""
+    if action.kind != "play" or not isinstance(action.value, int):
+        return ""
+    card = action.value
+    code = table.deck.codes[card]
+    for number, trick in enumerate([*live.state.tricks, live.state.current], start=1):
+        if trick is not None and card in trick.cards:
+            return (
+                f"{code} was already played, in trick {number} by seat {trick.seats[trick.cards.index(card)]}"
+            )
+    if any(d.location.trick is None for d in refused):  # a finding about the cards dealt
+        where = given_place(table, live, card, seat)
+        if where:
+            return f"{code} is {where}, as dealt"
+    current = len(live.state.tricks) + 1
+    earlier = sorted({d.location.trick for d in refused if d.location.trick and d.location.trick < current})
+    played = [
+        f"{table.deck.codes[trick.cards[trick.seats.index(seat)]]} in trick {number}"
+        for number in earlier
+        for trick in [live.state.tricks[number - 1]]
+        if seat in trick.seats
+    ]
+    if seat is None or not played:
+        return ""
+    cards = played[0] if len(played) == 1 else f"{', '.join(played[:-1])} and {played[-1]}"
+    return f"seat {seat} cannot hold {code}: it played {cards}, which it could not have done holding {code}"
+
+
+def given_place(table: Table, live: LiveDeal, card: int, seat: int | None) -> str:
+    """Where a group given when the deal started puts the card (another seat's hand, the dog...)."""
+    for name in live.groups:
+        value = getattr(live.written, name, None)
+        if name == "hands" and isinstance(value, list):
+            for holder, hand in enumerate(value):
+                if holder != seat and hand and card in card_ids(table, [hand]):
+                    return f"in seat {holder}'s hand"
+        elif value is not None and card in card_ids(table, [value]):
+            return f"in the {name}"
+    return ""

@@ -12,12 +12,15 @@ from recordkit.rules.base import Action, Completion, Ruleset, Table
 @dataclass(slots=True)
 class Step:
     """One accepted entry of a deal: the text as typed, the seat it named, how many actions it gave
-    (one, unless a record field took several at once), and the irregularities kept with it."""
+    (one, unless a record field took several at once), and the irregularities kept with it; in a
+    deal without some of its hands, `reported` holds those of them that the full check found
+    once the action made the hands known (the end of the deal), rather than the action itself."""
 
     text: str
     seat: int | None
     actions: int
     flags: list[Diagnostic] = field(default_factory=list)
+    reported: list[Diagnostic] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -47,8 +47,9 @@ def judge(
     ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, deal: Any, finished: bool = False
 ) -> Judgement:
     """Replay `deal` (the live deal with what it holds now) as the validator would: in progress
-    (a trick being played reads as the last, short trick) unless `finished`."""
-    replay = replay_deal(ruleset, table, deal if finished else in_progress(deal), live.before)
+    (a trick being played reads as the last, short trick) unless `finished` or thrown in."""
+    ongoing = not finished and deal.status == "played"
+    replay = replay_deal(ruleset, table, in_progress(deal) if ongoing else deal, live.before)
     found = [diagnostic(v, live.number) for v in replay.violations]
     notes = [d for d in found if d.code == NOT_CHECKED]
     completion = replay.completion
@@ -124,9 +125,9 @@ def candidates(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) ->
     if "play" in turn.kinds and turn.seat is not None and not known(ruleset, table, live, turn.seat):
         offered += [Action("play", card) for card in unseen]
     out: list[Action] = []
-    keys: set[tuple[str, Any, int | None]] = set()
+    keys: set[tuple[str, str, int | None]] = set()
     for action in offered:
-        key = (action.kind, action.value, action.seat)
+        key = (action.kind, repr(action.value), None if action.seat == turn.seat else action.seat)
         if key not in keys:
             keys.add(key)
             out.append(action)

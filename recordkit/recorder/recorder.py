@@ -220,6 +220,11 @@ class Recorder:
         """Every irregularity recorded so far (kept by keep_irregular), deal by deal."""
         return [flag for live in self._deals for flag in live.flags]
 
+    def known(self, seat: int) -> bool:
+        """Whether the seat's hand as dealt is known in the deal in progress (given when it started)."""
+        live = self.current
+        return live is None or not live.partial or partial.known(self.ruleset, self.table, live, seat)
+
     def legal_actions(self) -> list[Action]:
         """The legal actions now, as the ruleset gives them; in a deal without some of its hands,
         every action still possible by the cards seen (each one tried as `act` would judge it)."""
@@ -456,13 +461,12 @@ class Recorder:
         if errors(attempt.refused) and not (self.keep_irregular or self._replaying):
             why = partial.explain(self.table, live, attempt.new[0], attempt.actors[0], attempt.refused)
             raise RefusedError(partial.errors_of(attempt.refused), why=why)
-        found = attempt.refused + attempt.reported
         live.actors += attempt.actors
-        live.steps.append(Step(text, seat, len(attempt.new), found))
         partial.adopt(live, attempt.judged)
         live.written = attempt.written
-        found += self._close_if_over(live)
-        live.steps[-1].flags = found
+        reported = attempt.reported + self._close_if_over(live)
+        found = attempt.refused + reported
+        live.steps.append(Step(text, seat, len(attempt.new), found, reported))
         live.flags += found
         return found
 
@@ -517,15 +521,18 @@ class Recorder:
         found: list[Diagnostic] = []
         if live.partial:
             judged = partial.judge(self.ruleset, self.table, live, deal, finished=True)
-            found = partial.news(live.findings, judged.findings)
             scores = judged.replay.scores
+            if scores is not None:  # judged again as the record will hold it, with its result
+                deal.result = self.ruleset.result(scores)
+                judged = partial.judge(self.ruleset, self.table, live, deal, finished=True)
+            found = partial.news(live.findings, judged.findings)
             if judged.replay.state is not None:
                 live.state = judged.replay.state
             live.findings, live.completion = judged.findings, judged.replay.completion
         else:
             scores = self.ruleset.score(live.state)
-        if scores is not None:
-            deal.result = self.ruleset.result(scores)
+            if scores is not None:
+                deal.result = self.ruleset.result(scores)
         line = list(deal.result.scores) if deal.result is not None else [0] * self.table.players
         deal.totals = [t + s for t, s in zip(live.before, line, strict=True)]
         live.final = deal

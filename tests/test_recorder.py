@@ -21,6 +21,7 @@ import recordkit
 from recordkit.codec import dumps
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import replay_deal
+from recordkit.model import trick_codes
 from recordkit.recorder import JournalError, Recorder, RefusedError
 from tests.recording import (
     GAMES,
@@ -491,3 +492,113 @@ def test_a_card_the_cards_seen_prove_illegal_is_refused(
         truth.act(line)
     deal = as_scored(ref, forgotten(ref, ref.record().deals[0], known))
     assert rec.record().deals[0].model_dump(mode="json") == deal.model_dump(mode="json")
+
+
+def typed(deal: Any) -> list[str]:
+    """What a scorekeeper types of a French Tarot or Joffre deal from its record: each call, the
+    called card, each card of the discard, each card of each trick."""
+    lines = [call.call for call in deal.auction]
+    lines += [deal.call] if getattr(deal, "call", None) else []
+    lines += deal.discard.split() if getattr(deal, "discard", None) else []
+    return lines + [code for trick in deal.tricks for code in trick_codes(trick)]
+
+
+@pytest.mark.parametrize("sample", ["french-tarot/TAROT-REVOKE", "joffre/JOFFRE-REVOKE"])
+def test_a_revoke_is_refused_at_the_card_that_proves_it(sample: str) -> None:
+    """A deal with a revoke typed without its hands: every card is taken until one proves the
+    revoke, which is refused naming the trick where the seat showed void (the trick the validator
+    reports on the record with its hands)."""
+    record = recordkit.load(f"samples/invalid/{sample}.json")
+    deal = record.deals[0]
+    (revoke,) = recordkit.validate(record)
+    rec = Recorder(record.game, record.players, record.options.model_dump(), dealer=deal.dealer)
+    rec.deal()
+    with pytest.raises(RefusedError) as refused:
+        for line in typed(deal):
+            rec.act(line)
+    assert f"trick {revoke.location.trick}" in refused.value.why
+    assert {d.location.trick for d in refused.value.diagnostics} == {revoke.location.trick}
+
+
+def test_the_full_check_at_the_end_is_reported_as_the_validator_gives_it() -> None:
+    """tarot.deal.petit-sec, typed without the hands: no card proves the Petit sec before the last
+    (until then a seat may hold more trumps); the last card makes the hands known, the deal is
+    recorded, and the full check's finding is returned, as the validator reports it on the record."""
+    record = recordkit.load("samples/invalid/french-tarot/TAROT-PETIT-SEC.json")
+    deal = record.deals[0]
+    rec = Recorder(record.game, record.players, record.options.model_dump(), dealer=deal.dealer)
+    rec.deal()
+    *lines, last = typed(deal)
+    assert all(rec.act(line) == [] for line in lines)
+    found = rec.act(last)
+    assert [d.code for d in found] == ["TAROT-PETIT-SEC"]
+    assert rec.current is None and rec.flags == found
+    assert rec.deals[0].steps[-1].reported == found
+    assert [same(d) for d in findings(rec.record())] == [same(d) for d in found]
+    assert rec.undo() == f"{last!r} is taken back" and rec.flags == []
+
+
+def test_a_deal_without_hands_resumes_undoes_and_keeps_irregularities(tmp_path: Path) -> None:
+    """The journal keeps a deal started with only seat 0's hand, then one with none; resuming in
+    the middle of either rebuilds the same state; undo reopens a finished deal; with keep_irregular
+    a card already played is kept, flagged as the validator then reports it."""
+    script = scripted_game("joffre", 4, {}, seed=3, deals=2)
+    ref = script.recorder
+    journal = tmp_path / "game.journal"
+    rec = Recorder("joffre", players(4), journal=journal)
+    plays = actions_of(script)
+    rec.deal(**unknown_fields(rec, ref.deals[0].dealt, frozenset({0})))
+    for line in plays[0][:20]:
+        rec.act(line)
+    with pytest.raises(RefusedError, match="already played"):
+        rec.act(rec.table.deck.codes[rec.current.state.tricks[0].cards[0]])  # type: ignore[union-attr]
+    rec.undo()
+    reached = state_of(rec)
+    rec.close()
+    rec = Recorder.resume(journal)
+    assert state_of(rec) == reached and rec.current is not None and rec.current.partial
+    for line in plays[0][19:]:
+        rec.act(line)
+    finished = state_of(rec)
+    rec.undo()
+    assert rec.current is not None and rec.totals == [0, 0, 0, 0]
+    rec.act(plays[0][-1])
+    assert state_of(rec) == finished
+    rec.deal()
+    for line in plays[1][:15]:
+        rec.act(line)
+    rec.keep_irregular = True
+    twice = rec.table.deck.codes[rec.current.state.tricks[0].cards[1]]  # type: ignore[union-attr]
+    flags = rec.act(twice)
+    assert flags and all(same(d) in [same(f) for f in findings(rec.record())] for d in flags)
+    reached = state_of(rec)
+    rec.close()
+    assert state_of(Recorder.resume(journal)) == reached
+    deals = rec.record().deals
+    assert deals[0].hands == [ref.deals[0].dealt.hands[0], None, None, None] and deals[1].hands is None
+
+
+def test_with_hands_unknown_legal_lists_what_is_still_possible() -> None:
+    """joffre.play.lead, joffre.play.follow: the bidder leads any card, so with his hand not given
+    every card not seen is possible; a card played is not any more, and a seat that failed to
+    follow a nation holds none of it; a hand given plays by its own cards."""
+    mine = ["E0", "E1", "E2", "E3", "F0", "F1", "F2", "F3"]
+    rec = Recorder("joffre", players(4))  # seat 0 deals, seat 1 speaks first
+    rec.deal(hands=[" ".join(mine), None, None, None])
+    for call in ("3", "pass", "pass", "pass"):  # seat 1 bids 3 and leads
+        rec.act(call)
+    assert rec.known(0) and not rec.known(1) and rec.turn is not None and rec.turn.seat == 1
+    others = [code for code in rec.table.deck.codes if code not in mine]
+    assert rec.legal() == others
+    rec.act("R7")  # Russia is trump, and R7 its best card
+    assert set(rec.legal()) == set(others) - {"R7"}
+    rec.act("G5")  # seat 2 shows void in Russia
+    rec.act("R3")
+    assert rec.legal() == mine  # seat 0 has no Russia: any of its cards
+    rec.act("E0")
+    assert rec.turn is not None and rec.turn.seat == 1  # R7 won trick 1
+    rec.act("R6")
+    assert rec.turn is not None and rec.turn.seat == 2
+    possible = rec.legal()
+    assert possible and not any(code.startswith("R") for code in possible)
+    assert "G5" not in possible and "E1" not in possible  # played; seat 0's

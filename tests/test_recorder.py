@@ -336,8 +336,9 @@ def findings(record: Any) -> list[Diagnostic]:
 
 def needs_derivation(ref: Recorder, given: Callable[[Any], Any]) -> None:
     """Skip when the engine cannot yet derive this game's dealt cards from the play: the game
-    recorded with its hands, written as `given` writes each deal, does not validate clean (then
-    nothing typed without the hands can be judged by the cards seen)."""
+    recorded with its hands, written as `given` writes each deal, does not validate clean, or a
+    deal of it that scores anything is not scored so (then nothing typed without the hands can
+    be judged, or scored, by the cards seen)."""
     record = ref.record()
     deals = [given(deal) for deal in record.deals]
     found = sorted({d.code for d in findings(record.model_copy(update={"deals": deals}))})
@@ -346,6 +347,13 @@ def needs_derivation(ref: Recorder, given: Callable[[Any], Any]) -> None:
             f"{ref.ruleset.name}: the engine does not derive its dealt cards from the play yet "
             f"(a legal game written without its hands gets {', '.join(found)})"
         )
+    for number, (deal, partial) in enumerate(zip(record.deals, deals, strict=True), start=1):
+        scores = replay_deal(ref.ruleset, ref.table, deal).scores
+        if any(scores or []) and replay_deal(ref.ruleset, ref.table, partial).scores != scores:
+            pytest.skip(
+                f"{ref.ruleset.name}: the engine does not score a deal without its hands yet "
+                f"(deal {number} scores {scores} with them)"
+            )
 
 
 def as_scored(ref: Recorder, deal: Any) -> Any:

@@ -13,13 +13,14 @@ the last card makes them whole; what they find is reported, not refused (spec/RE
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from recordkit.derive import NOT_CHECKED, run
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.recorder.live import LiveDeal, diagnostic, in_progress
+from recordkit.recorder.refusal import RefusedError, refusal
 from recordkit.rules.base import Action, Ruleset, Table
 
 Unchecked = frozenset[tuple[str, int | None]]
@@ -55,6 +56,43 @@ def judge(
     completion = replay.completion
     unchecked: Unchecked = frozenset(completion.unchecked) if completion is not None else frozenset()
     return Judgement(replay, [d for d in found if d.code != NOT_CHECKED], unchecked, notes)
+
+
+@dataclass(slots=True)
+class Attempt:
+    """An action tried in a partial deal: the deal written with it, the engine's judgement, the
+    new actions and their seats, and its new findings: refused, or reported (the full check)."""
+
+    written: Any
+    judged: Judgement
+    new: list[Action]
+    actors: list[int | None]
+    refused: list[Diagnostic]
+    reported: list[Diagnostic]
+
+
+def attempt(
+    ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, written: Any, text: str, seat: int | None
+) -> Attempt:
+    """What the action `text` typed by `seat`, written into the deal as `written`, would give,
+    the deal left as it is: the engine's replay and its new findings. RefusedError when it cannot
+    be read, does not extend the deal, or is a card typed for another seat than the rules'."""
+    judged = judge(ruleset, table, live, written)
+    if judged.unreadable:
+        raise RefusedError(judged.unreadable)
+    actions, before = judged.replay.actions, len(live.actions)
+    if len(actions) <= before or any(
+        (a.kind, a.value) != (b.kind, b.value) for a, b in zip(actions, live.actions, strict=False)
+    ):
+        raise refusal(f"{text!r} cannot be written in the record at this point of the deal")
+    new = actions[before:]
+    turn = ruleset.turn(live.state)
+    if seat is not None and turn is not None and turn.seat != seat and any(a.kind == "play" for a in new):
+        raise refusal(f"it is seat {turn.seat}'s turn to play, not seat {seat}'s")
+    found = news(live.findings, judged.findings)
+    reported = now_checked(found, live.unchecked)
+    refused = [d for d in found if d not in reported]
+    return Attempt(written, judged, new, actors(judged.replay.state, new), refused, reported)
 
 
 def adopt(live: LiveDeal, judged: Judgement) -> None:
@@ -143,7 +181,7 @@ def seen(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> set[i
     """Every card whose place is known: in a group given or derived so far, or played."""
     completion = live.completion
     dealt = completion.deal if completion is not None else live.written
-    cards = set(card_ids(table, [getattr(dealt, name, None) for name in live.groups]))
+    cards = {card for name in live.groups for card in card_ids(table, getattr(dealt, name, None))}
     for trick in [*live.state.tricks, *([live.state.current] if live.state.current else [])]:
         cards.update(trick.cards)
     return cards
@@ -162,24 +200,17 @@ def filled(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, unseen
             hands[seat] = f"{hands[seat] or ''} {extra}".strip()
     deal = dealt.model_copy(update={"hands": hands})
     state, _ = ruleset.start(table, deal, live.before)
-    run(ruleset, state, [Action(a.kind, a.value, a.seat, a.path, a.trick, a.position) for a in live.actions])
+    run(ruleset, state, [replace(action) for action in live.actions])  # copies: the live deal keeps its own
     return state
 
 
-def card_ids(table: Table, groups: list[Any]) -> list[int]:
-    """The ids of the cards of card groups (a group's text, a list of codes, a list of groups)."""
-    out: list[int] = []
-    for group in groups:
-        if group is None:
-            continue
-        if isinstance(group, list) and any(
-            isinstance(item, list | None) or " " in str(item) for item in group
-        ):
-            out += card_ids(table, group)
-            continue
-        codes = group.split() if isinstance(group, str) else [str(code) for code in group]
-        out += [table.deck.index[code] for code in codes if code in table.deck.index]
-    return out
+def card_ids(table: Table, value: Any) -> list[int]:
+    """The ids of the cards a dealt field holds, as the deal model keeps it: a group's text, or a
+    list of them (the hands, None for a hand not known)."""
+    texts = value if isinstance(value, list) else [value]
+    return [
+        table.deck.index[code] for text in texts if text for code in text.split() if code in table.deck.index
+    ]
 
 
 # --- why a card is refused, in words ----------------------------------------------------------
@@ -221,8 +252,8 @@ def given_place(table: Table, live: LiveDeal, card: int, seat: int | None) -> st
         value = getattr(live.written, name, None)
         if name == "hands" and isinstance(value, list):
             for holder, hand in enumerate(value):
-                if holder != seat and hand and card in card_ids(table, [hand]):
+                if holder != seat and card in card_ids(table, hand):
                     return f"in seat {holder}'s hand"
-        elif value is not None and card in card_ids(table, [value]):
+        elif card in card_ids(table, value):
             return f"in the {name}"
     return ""

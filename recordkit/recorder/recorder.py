@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,49 +17,17 @@ import orjson
 from pydantic import ValidationError
 
 from recordkit.codec import dumps
-from recordkit.diagnostics import Diagnostic, Location, Severity
+from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.games import RULESETS
 from recordkit.model import RecordBase
 from recordkit.recorder import partial
 from recordkit.recorder.journal import Journal, JournalError, read
 from recordkit.recorder.live import LiveDeal, Step, diagnostic, errors, in_progress, replay, rewrite
+from recordkit.recorder.refusal import RefusedError, refusal, schema_refusal
 from recordkit.rules.base import Action, PlayedTrick, Ruleset, Turn
 from recordkit.sources import write_atomic
-from recordkit.validate import Settings, schema_diagnostic
 
 _SEAT_PREFIX = re.compile(r"^\s*(\d+)\s*:\s*(.*)$", re.S)
-
-
-class RefusedError(Exception):
-    """What was asked is not recorded: an illegal action (with the validator's diagnostics for it),
-    unreadable input, or a step out of place. `accepted` counts the entries of a line that were;
-    `why` says in words what a card refused in a deal without its hands contradicts (where it
-    was seen already, or the trick that shows its seat did not hold it), when there is more to say
-    than the diagnostics."""
-
-    def __init__(self, diagnostics: list[Diagnostic], accepted: int = 0, why: str = "") -> None:
-        self.diagnostics = diagnostics
-        self.accepted = accepted
-        self.why = why
-        super().__init__("; ".join([*([why] if why else []), *(d.message for d in diagnostics)]))
-
-
-@dataclass(slots=True)
-class _Attempt:
-    """An action tried in a partial deal: the deal written with it, the engine's judgement, the
-    new actions and their seats, and its new findings: refused, or reported (the full check)."""
-
-    written: Any
-    judged: partial.Judgement
-    new: list[Action]
-    actors: list[int | None]
-    refused: list[Diagnostic]
-    reported: list[Diagnostic]
-
-
-def refusal(message: str) -> RefusedError:
-    """A refusal that is the recorder's own (not a rule of the game): out of turn, out of place."""
-    return RefusedError([Diagnostic("RECORDER-INPUT", Severity.ERROR, message)])
 
 
 class Recorder:
@@ -382,7 +349,7 @@ class Recorder:
         try:
             dealt = self.ruleset.Deal.model_validate({"dealer": self.dealer, **fields})
         except ValidationError as error:
-            raise RefusedError(_schema(error, number)) from None
+            raise RefusedError(schema_refusal(error, number)) from None
         live = LiveDeal(number, dealt, self.totals, None, groups=self.deal_fields())
         live.partial = bool(self.ruleset.unknown(self.table, dealt))
         if live.partial:
@@ -417,7 +384,7 @@ class Recorder:
         try:
             written = self.ruleset.write_action(self.table, live.written, live.state, text, seat)
         except ValidationError as error:
-            raise RefusedError(_schema(error, live.number)) from None
+            raise RefusedError(schema_refusal(error, live.number)) from None
         compiled, problems = self.ruleset.compile(self.table, in_progress(written))
         unreadable = [diagnostic(v, live.number) for v in problems if v.severity == Severity.ERROR]
         if unreadable:
@@ -470,29 +437,13 @@ class Recorder:
         live.flags += found
         return found
 
-    def _attempt(self, live: LiveDeal, text: str, seat: int | None) -> _Attempt:
-        """What an action typed in a partial deal would give, the deal left as it is: the deal
-        written with it, the engine's replay, and its new findings, to refuse or to report."""
+    def _attempt(self, live: LiveDeal, text: str, seat: int | None) -> partial.Attempt:
+        """What an action typed in a partial deal would give, the deal left as it is."""
         try:
             written = self.ruleset.write_action(self.table, live.written, live.state, text, seat)
         except ValidationError as error:
-            raise RefusedError(_schema(error, live.number)) from None
-        judged = partial.judge(self.ruleset, self.table, live, written)
-        if judged.unreadable:
-            raise RefusedError(judged.unreadable)
-        actions, before = judged.replay.actions, len(live.actions)
-        if len(actions) <= before or any(
-            (a.kind, a.value) != (b.kind, b.value) for a, b in zip(actions, live.actions, strict=False)
-        ):
-            raise refusal(f"{text!r} cannot be written in the record at this point of the deal")
-        new = actions[before:]
-        turn = self.ruleset.turn(live.state)
-        if seat is not None and turn is not None and turn.seat != seat and any(a.kind == "play" for a in new):
-            raise refusal(f"it is seat {turn.seat}'s turn to play, not seat {seat}'s")
-        found = partial.news(live.findings, judged.findings)
-        reported = partial.now_checked(found, live.unchecked)
-        refused = [d for d in found if d not in reported]
-        return _Attempt(written, judged, new, partial.actors(judged.replay.state, new), refused, reported)
+            raise RefusedError(schema_refusal(error, live.number)) from None
+        return partial.attempt(self.ruleset, self.table, live, written, text, seat)
 
     def _possible(self, live: LiveDeal, action: Action) -> bool:
         """Whether an action would be accepted now in a partial deal, as `act` would judge it."""
@@ -577,14 +528,6 @@ class Recorder:
     def _is_card(self, word: str) -> bool:
         """Whether a word is a card code of this game (aliases included)."""
         return word.upper() in self.table.deck.index
-
-
-def _schema(error: ValidationError, number: int) -> list[Diagnostic]:
-    """Text that does not fit the deal's model, reported as the validator reports such a deal."""
-    prefix = ("deals", number - 1)
-    return [
-        schema_diagnostic(item, prefix, Location(), Settings()) for item in error.errors(include_url=False)
-    ]
 
 
 def _option_problem(item: Any) -> str:

@@ -20,7 +20,8 @@ from rich.markup import escape
 from recordkit.diagnostics import Diagnostic
 from recordkit.engine import format_scores
 from recordkit.recorder.journal import JournalError
-from recordkit.recorder.recorder import Recorder, RefusedError
+from recordkit.recorder.recorder import Recorder
+from recordkit.recorder.refusal import RefusedError
 
 HELP = """\
 Type each call, card or announcement as the record writes it (aliases accepted): garde, HK, T21,

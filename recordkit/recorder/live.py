@@ -75,11 +75,28 @@ def in_progress(deal: Any) -> Any:
 
 
 def rewrite(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> None:
-    """Write the deal's actions into its record form, and read back what the record holds (a
-    partial deal is read back by the engine's replay instead)."""
-    live.written = ruleset.record_deal(table, live.dealt.model_copy(deep=True), live.actions)
+    """Write the deal's actions into its record form, and read back what the record holds."""
+    live.written = record_form(ruleset, table, live, live.actions)
+    read = ruleset.blank(table, live.written) if live.partial else live.written  # as the engine reads it
+    live.compiled = ruleset.compile(table, in_progress(read))[0]
+
+
+def record_form(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, actions: list[Action]) -> Any:
+    """The deal as the record writes it with these actions: `record_deal`, and in a partial deal
+    every card group that was not given left out as it was (a hand not given stays null)."""
+    deal = ruleset.record_deal(table, live.dealt.model_copy(deep=True), actions)
     if not live.partial:
-        live.compiled = ruleset.compile(table, in_progress(live.written))[0]
+        return deal
+    update: dict[str, Any] = {}
+    for name in live.groups:
+        given, wrote = getattr(live.dealt, name, None), getattr(deal, name, None)
+        if given is None:
+            update[name] = None
+        elif isinstance(given, list) and isinstance(wrote, list) and len(wrote) == len(given):
+            update[name] = [
+                None if known is None else group for known, group in zip(given, wrote, strict=True)
+            ]
+    return deal.model_copy(update=update)
 
 
 def replay(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 from recordkit.derive import NOT_CHECKED, run
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import DealReplay, replay_deal
-from recordkit.recorder.live import LiveDeal, diagnostic, in_progress
+from recordkit.recorder.live import LiveDeal, diagnostic, in_progress, record_form, rewrite
 from recordkit.recorder.refusal import RefusedError, refusal
 from recordkit.rules.base import Action, Ruleset, Table
 
@@ -60,10 +60,9 @@ def judge(
 
 @dataclass(slots=True)
 class Attempt:
-    """An action tried in a partial deal: the deal written with it, the engine's judgement, the
-    new actions and their seats, and its new findings: refused, or reported (the full check)."""
+    """An action tried in a partial deal: the engine's judgement of the deal with it, the new
+    actions and their seats, and its new findings: refused, or reported (the full check)."""
 
-    written: Any
     judged: Judgement
     new: list[Action]
     actors: list[int | None]
@@ -80,26 +79,41 @@ def attempt(
     judged = judge(ruleset, table, live, written)
     if judged.unreadable:
         raise RefusedError(judged.unreadable)
-    actions, before = judged.replay.actions, len(live.actions)
+    actions, before = judged.replay.actions, len(live.compiled)
     if len(actions) <= before or any(
-        (a.kind, a.value) != (b.kind, b.value) for a, b in zip(actions, live.actions, strict=False)
+        (a.kind, a.value) != (b.kind, b.value) for a, b in zip(actions, live.compiled, strict=False)
     ):
         raise refusal(f"{text!r} cannot be written in the record at this point of the deal")
     new = actions[before:]
+    if ruleset.turn(judged.replay.state) is None:  # over: judged as played out, not abandoned
+        judged = final(ruleset, table, live, [*live.actions, *new])[1]
     turn = ruleset.turn(live.state)
     if seat is not None and turn is not None and turn.seat != seat and any(a.kind == "play" for a in new):
         raise refusal(f"it is seat {turn.seat}'s turn to play, not seat {seat}'s")
     found = news(live.findings, judged.findings)
     reported = now_checked(found, live.unchecked)
     refused = [d for d in found if d not in reported]
-    return Attempt(written, judged, new, actors(judged.replay.state, new), refused, reported)
+    return Attempt(judged, new, actors(judged.replay.state, new), refused, reported)
+
+
+def final(
+    ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, actions: list[Action]
+) -> tuple[Any, Judgement]:
+    """A deal over by the rules, as the record keeps it (played out, with the result the engine
+    gives it), and the engine's judgement of it: the full check on the derived hands."""
+    deal = record_form(ruleset, table, live, actions)
+    judged = judge(ruleset, table, live, deal, finished=True)
+    scores = judged.replay.scores
+    if scores is not None:  # judged again with its result, as the validator will see it
+        deal.result = ruleset.result(scores)
+        judged = judge(ruleset, table, live, deal, finished=True)
+    return deal, judged
 
 
 def adopt(live: LiveDeal, judged: Judgement) -> None:
-    """Make the judged replay the live deal's state: its actions, findings and unchecked checks."""
+    """Make the judged replay the live deal's state: its findings and the checks it left out."""
     replay = judged.replay
     live.state = replay.state
-    live.actions = replay.actions
     live.findings = judged.findings
     live.unchecked = judged.unchecked
     live.completion = replay.completion
@@ -107,7 +121,7 @@ def adopt(live: LiveDeal, judged: Judgement) -> None:
 
 def restore(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal) -> None:
     """Rebuild a partial deal's state from its actions (after an undo), by the engine's replay."""
-    live.written = ruleset.record_deal(table, live.dealt.model_copy(deep=True), live.actions)
+    rewrite(ruleset, table, live)
     adopt(live, judge(ruleset, table, live, live.written))
 
 

@@ -428,9 +428,10 @@ class Recorder:
         if errors(attempt.refused) and not (self.keep_irregular or self._replaying):
             why = partial.explain(self.table, live, attempt.new[0], attempt.actors[0], attempt.refused)
             raise RefusedError(partial.errors_of(attempt.refused), why=why)
+        live.actions += attempt.new
         live.actors += attempt.actors
         partial.adopt(live, attempt.judged)
-        live.written = attempt.written
+        rewrite(self.ruleset, self.table, live)
         reported = attempt.reported + self._close_if_over(live)
         found = attempt.refused + reported
         live.steps.append(Step(text, seat, len(attempt.new), found, reported))
@@ -468,19 +469,14 @@ class Recorder:
         finds beyond what the deal so far had is returned, to be reported."""
         if self.ruleset.turn(live.state) is not None:
             return []
-        deal = self.ruleset.record_deal(self.table, live.dealt.model_copy(deep=True), live.actions)
         found: list[Diagnostic] = []
         if live.partial:
-            judged = partial.judge(self.ruleset, self.table, live, deal, finished=True)
-            scores = judged.replay.scores
-            if scores is not None:  # judged again as the record will hold it, with its result
-                deal.result = self.ruleset.result(scores)
-                judged = partial.judge(self.ruleset, self.table, live, deal, finished=True)
+            deal, judged = partial.final(self.ruleset, self.table, live, live.actions)
             found = partial.news(live.findings, judged.findings)
-            if judged.replay.state is not None:
-                live.state = judged.replay.state
-            live.findings, live.completion = judged.findings, judged.replay.completion
+            if judged.replay.replayed:
+                partial.adopt(live, judged)
         else:
+            deal = self.ruleset.record_deal(self.table, live.dealt.model_copy(deep=True), live.actions)
             scores = self.ruleset.score(live.state)
             if scores is not None:
                 deal.result = self.ruleset.result(scores)

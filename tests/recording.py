@@ -83,9 +83,9 @@ def dealt_fields(rec: Recorder, dealt: Any) -> dict[str, Any]:
 
 
 def unknown_fields(rec: Recorder, dealt: Any, known: frozenset[int] = frozenset()) -> dict[str, Any]:
-    """The fields a scorekeeper who does not see the cards dealt starts the deal with: what the
-    game's `forget` keeps of it (no hands, nor any group the play derives), and the hands of the
-    seats in `known` (his own, say)."""
+    """The fields a scorekeeper who does not see the cards dealt starts the deal with: the dealt
+    groups the game's `forget` keeps (those the play does not give: Karnöffel's round 1, say),
+    and the hands of the seats in `known` (his own, say)."""
     fields = dealt_fields(rec, rec.ruleset.forget(rec.table, dealt))
     fields.pop("hands", None)
     if known:
@@ -94,11 +94,11 @@ def unknown_fields(rec: Recorder, dealt: Any, known: frozenset[int] = frozenset(
 
 
 def forgotten(rec: Recorder, deal: Any, known: frozenset[int] = frozenset()) -> Any:
-    """A recorded deal as it reads when it was started with `unknown_fields`."""
-    out = rec.ruleset.forget(rec.table, deal)
-    if known:
-        out = out.model_copy(update={"hands": [h if s in known else None for s, h in enumerate(deal.hands)]})
-    return out
+    """A recorded deal as it reads when it was started with `unknown_fields`: the dealt groups
+    that were not given left out, the hands not given null; everything typed kept."""
+    kept = unknown_fields(rec, deal, known)
+    update = {name: kept.get(name) for name in rec.deal_fields()}
+    return deal.model_copy(update=update)
 
 
 def actions_of(script: Script) -> list[list[str]]:

@@ -262,7 +262,7 @@ def test_the_cards_dealt_are_checked_as_far_as_they_are_given(tmp_path: Path) ->
     assert "DEAL-HAND-SIZE" in {d.code for d in refused.value.diagnostics}
     with pytest.raises(RefusedError) as refused:
         rec.deal(hands=["S1 S2 S3", None, None, None], dog="S3 T1 T2 T3 T4 T5")
-    assert [d.code for d in refused.value.diagnostics] == ["DEAL-DUPLICATE-CARD"]
+    assert "DEAL-DUPLICATE-CARD" in {d.code for d in refused.value.diagnostics}
     with pytest.raises(RefusedError, match="dealer"):
         rec.deal(dealer=2, hands=[], dog="")
     with pytest.raises(RefusedError, match="no deal is in progress"):

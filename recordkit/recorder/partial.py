@@ -51,6 +51,8 @@ def judge(
     (a trick being played reads as the last, short trick) unless `finished` or thrown in."""
     ongoing = not finished and deal.status == "played"
     replay = replay_deal(ruleset, table, in_progress(deal) if ongoing else deal, live.before)
+    if replay.sheet:  # nothing written yet but what a score sheet writes: the deal's start
+        replay = replace(replay, state=ruleset.start(table, ruleset.blank(table, deal), live.before)[0])
     found = [diagnostic(v, live.number) for v in replay.violations]
     notes = [d for d in found if d.code == NOT_CHECKED]
     completion = replay.completion
@@ -207,6 +209,7 @@ def filled(ruleset: Ruleset[Any, Any, Any], table: Table, live: LiveDeal, unseen
     completion = live.completion
     dealt = completion.deal if completion is not None else live.written
     hands = list(dealt.hands or [])
+    hands += [None] * (table.players - len(hands))
     extra = table.deck.format(unseen)
     for path in ruleset.unknown(table, live.written):
         if path.startswith("hands["):

@@ -458,11 +458,10 @@ def flat(value: Any) -> list[str]:
 
 
 def a_defender(ref: Recorder) -> int:
-    """The first seat on neither the declarer's side nor his partner's in the reference's deal.
-
-    The scorekeeper whose hand is given is a defender: the engine does not yet judge a deal in
-    progress whose declarer has taken a dealt group (the dog) when one of the two is given and
-    the other not (spec/RECORDER.md, "Limits")."""
+    """The first seat on neither the declarer's side nor his partner's in the reference's deal:
+    the scorekeeper whose hand is given is a defender. (A French Tarot derivation that does not
+    yet link the dog and the taker's hand in a deal not played out would refuse a legal card when
+    the taker's hand is given and the dog not, for the derivation's sake, not the recorder's.)"""
     summary = ref.ruleset.summary(ref.deals[0].state)
     side = {summary.declarer, summary.partner}
     return next(seat for seat in range(ref.table.players) if seat not in side)

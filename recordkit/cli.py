@@ -512,14 +512,18 @@ def record(
     ] = False,
     random_deal: Annotated[
         int | None,
-        typer.Option("--random-deal", help="Deal at random from this seed instead of typing hands."),
+        typer.Option("--random-deal", help="Deal every hand at random from this seed (a demonstration)."),
     ] = None,
 ) -> None:
-    """Record a game live at the table: type the hands dealt, then each call and card as it happens.
+    """Record a game live at the table: type what you know of the cards dealt (every hand, only your
+    own, or none), then each call and card as it happens.
 
-    Each action is checked at once (an illegal one is refused with the reason), every step is
-    journaled to disk, and the record is saved after every deal. Run the same command again to
-    resume after a crash or `quit`. Type ? for what may be typed, help for the commands.
+    Each action is checked at once (an illegal one is refused with the reason). A hand not given is
+    derived from the cards its seat plays: a card already played, known to be elsewhere, or of a
+    suit its seat failed to follow is refused, naming the trick; the full check runs at the end of
+    the deal, and the record leaves out what was not given. Every step is journaled to disk, and
+    the record is saved after every deal. Run the same command again to resume after a crash or
+    `quit`. Type ? for what may be typed, help for the commands.
 
     Example: recordkit record french-tarot --players Anne,Bruno,Claire,Denis --out game.json
     """

@@ -56,10 +56,7 @@ def scripted_game(
     script = Script([], [], rec)
     while not rec.over and len(rec.deals) < deals:
         dealt = rec.ruleset.deal_random(rec.table, rec.dealer, rng)
-        dumped = dealt.model_dump(mode="json", exclude_none=True)
-        fields = {
-            k: v for k, v in dumped.items() if k in rec.deal_fields() or (k == "status" and v != "played")
-        }
+        fields = dealt_fields(rec, dealt)
         script.deal_starts.append(len(script.lines))
         script.lines += deal_lines(fields)
         assert rec.deal(**fields) == []
@@ -77,3 +74,41 @@ def choose(rec: Recorder, rng: random.Random) -> str:
     choices = rec.legal_actions()
     weights = [rec.ruleset.weight(live.state, action) for action in choices]
     return rec.notation(rng.choices(choices, weights=weights)[0])
+
+
+def dealt_fields(rec: Recorder, dealt: Any) -> dict[str, Any]:
+    """The fields a deal is started with when every card dealt is known (the game server's path)."""
+    dumped = dealt.model_dump(mode="json", exclude_none=True)
+    return {k: v for k, v in dumped.items() if k in rec.deal_fields() or (k == "status" and v != "played")}
+
+
+def unknown_fields(rec: Recorder, dealt: Any, known: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The fields a scorekeeper who does not see the cards dealt starts the deal with: the dealt
+    groups the game's `forget` keeps (those the play does not give: Karnöffel's round 1, say),
+    and the hands of the seats in `known` (his own, say)."""
+    fields = dealt_fields(rec, rec.ruleset.forget(rec.table, dealt))
+    fields.pop("hands", None)
+    if known:
+        fields["hands"] = [hand if seat in known else None for seat, hand in enumerate(dealt.hands)]
+    return fields
+
+
+def forgotten(rec: Recorder, deal: Any, known: frozenset[int] = frozenset()) -> Any:
+    """A recorded deal as it reads when it was started with `unknown_fields`: the dealt groups
+    that were not given left out, the hands not given null; everything typed kept."""
+    kept = unknown_fields(rec, deal, known)
+    update = {name: kept.get(name) for name in rec.deal_fields()}
+    return deal.model_copy(update=update)
+
+
+def actions_of(script: Script) -> list[list[str]]:
+    """The lines typed in each deal after its cards: the calls, cards and announcements."""
+    ends = [*script.deal_starts[1:], len(script.lines)]
+    return [
+        [line for line in script.lines[start:end] if not line.startswith(DEAL_WORDS)]
+        for start, end in zip(script.deal_starts, ends, strict=True)
+    ]
+
+
+DEAL_WORDS = ("hand ", "dog ", "kitty ", "faceup ", "status ")
+"""How the lines that give a deal's cards begin."""

@@ -15,7 +15,8 @@ import pytest
 
 import recordkit
 from recordkit.codec import dumps
-from tests.recording import players, scripted_game
+from recordkit.diagnostics import Severity
+from tests.recording import actions_of, players, scripted_game
 
 DEAL_WORDS = ("hand ", "dog ", "kitty ", "faceup ", "status ")
 
@@ -154,6 +155,34 @@ def test_a_hand_typed_deal_with_aliases_a_revoke_refused_and_an_undo(tmp_path: P
     assert recordkit.validate(record) == []
 
 
+def test_a_deal_typed_without_the_hands_at_the_prompt(tmp_path: Path) -> None:
+    """The scorekeeper gives only his own hand (seat 0); the first call starts the deal; a card
+    already played is refused naming its trick; ? lists what is still possible; quit in the middle
+    and resume; the record saved leaves the other hands out and validates with notes only."""
+    script = scripted_game("joffre", 4, {}, seed=6, deals=1)
+    reference = script.recorder.record().deals[0]
+    plays = actions_of(script)[0]
+    out = tmp_path / "table.json"
+    command = record_command("joffre", 4, out, {}, "--deals", "1")
+    first = type_in(command, ["?", f"hand 0 {reference.hands[0]}", *plays[:12], "?", plays[4], "quit"])
+    assert first.returncode == 0, first.stderr
+    assert "the next deal may be given: hand 0, hand 1, hand 2, hand 3" in first.stdout
+    assert "dealt by Anne (0), started: the cards not given are derived from the play" in first.stdout
+    assert f"refused: {plays[4]} was already played, in trick 1 by seat" in first.stdout
+    assert "refused: DEAL-DUPLICATE-CARD" in first.stdout or "refused: PLAY-NOT-HELD" in first.stdout
+    assert "possible (the hand is not known): " in first.stdout or "legal: " in first.stdout
+    saved = recordkit.load(out).deals[0]
+    assert saved.status == "abandoned" and saved.hands == [reference.hands[0], None, None, None]
+    last = type_in(command, plays[12:])
+    assert last.returncode == 0, last.stderr
+    assert "resumed from" in last.stderr and "refused" not in last.stdout
+    assert "deal 1 is over (played)" in last.stdout
+    record = recordkit.load(out)
+    assert record.deals[0].hands == [reference.hands[0], None, None, None]
+    assert record.deals[0].tricks == reference.tricks and record.deals[0].result == reference.result
+    assert [d for d in recordkit.validate(record) if d.severity != Severity.INFO] == []
+
+
 def test_bad_starts_are_plain_errors(tmp_path: Path) -> None:
     """Unknown game, missing players, a journal of another game: a message and status 2."""
     out = tmp_path / "game.json"
@@ -205,7 +234,7 @@ def test_the_prompt_in_a_terminal(tmp_path: Path) -> None:
     )
     os.close(slave)
     try:
-        read_until(master, "deal 1, needs hand 0")
+        read_until(master, "deal 1, give hand 0")
         os.write(master, b"random 5\n")
         read_until(master, "Bruno (1) bid> ")
         os.write(master, b"?\n")

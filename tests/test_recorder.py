@@ -4,20 +4,35 @@ irregularities kept, undo, and the journal that a crash cannot empty."""
 from __future__ import annotations
 
 import random
+import re
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import recordkit
 from recordkit.codec import dumps
-from recordkit.diagnostics import Diagnostic
+from recordkit.diagnostics import Diagnostic, Severity
+from recordkit.engine import replay_deal
+from recordkit.model import trick_codes
 from recordkit.recorder import JournalError, Recorder, RefusedError
-from tests.recording import GAMES, choose, players, scripted_game
+from tests.recording import (
+    GAMES,
+    actions_of,
+    choose,
+    dealt_fields,
+    forgotten,
+    players,
+    scripted_game,
+    unknown_fields,
+)
 
 
 def same(found: Diagnostic) -> tuple[Any, ...]:
@@ -237,13 +252,17 @@ def test_journal_problems_are_clear_errors(tmp_path: Path) -> None:
         Recorder("joffre", players(4), {"target": "many"})
 
 
-def test_deals_need_every_hand_and_are_checked(tmp_path: Path) -> None:
-    """The ruleset judges every card against the hands, so a deal starts with all of them, checked."""
+def test_the_cards_dealt_are_checked_as_far_as_they_are_given(tmp_path: Path) -> None:
+    """Every hand given: checked as the validator checks a deal (sizes, every card once); some of
+    them: what they prove (a card given twice), the rest once the play makes the hands known."""
     rec = Recorder("french-tarot", players(4))
     assert rec.deal_fields() == ["hands", "dog"]
     with pytest.raises(RefusedError) as refused:
         rec.deal(hands=["S1 S2"] * 4, dog="T1")
     assert "DEAL-HAND-SIZE" in {d.code for d in refused.value.diagnostics}
+    with pytest.raises(RefusedError) as refused:
+        rec.deal(hands=["S1 S2 S3", None, None, None], dog="S3 T1 T2 T3 T4 T5")
+    assert "DEAL-DUPLICATE-CARD" in {d.code for d in refused.value.diagnostics}
     with pytest.raises(RefusedError, match="dealer"):
         rec.deal(dealer=2, hands=[], dog="")
     with pytest.raises(RefusedError, match="no deal is in progress"):
@@ -305,3 +324,288 @@ def test_a_killed_recording_resumes_with_nothing_lost(tmp_path: Path) -> None:
         resumed.deal(**orjson.loads(text)) if kind == "deal" else resumed.act(text)
     assert dumps(resumed.record()) == dumps(reference.record())
     resumed.close()
+
+
+# --- deals recorded without their hands ------------------------------------------------------------
+
+
+def findings(record: Any) -> list[Diagnostic]:
+    """What the validator finds in a record, its notes of what a partial deal leaves unchecked aside."""
+    return [d for d in recordkit.validate(record) if d.severity != Severity.INFO]
+
+
+def needs_derivation(ref: Recorder, given: Callable[[Any], Any]) -> None:
+    """Skip when the engine cannot yet derive this game's dealt cards from the play: the game
+    recorded with its hands, written as `given` writes each deal, does not validate clean, or a
+    deal of it that scores anything is not scored so (then nothing typed without the hands can
+    be judged, or scored, by the cards seen)."""
+    record = ref.record()
+    deals = [given(deal) for deal in record.deals]
+    found = sorted({d.code for d in findings(record.model_copy(update={"deals": deals}))})
+    if found:
+        pytest.skip(
+            f"{ref.ruleset.name}: the engine does not derive its dealt cards from the play yet "
+            f"(a legal game written without its hands gets {', '.join(found)})"
+        )
+    for number, (deal, partial) in enumerate(zip(record.deals, deals, strict=True), start=1):
+        scores = replay_deal(ref.ruleset, ref.table, deal).scores
+        if any(scores or []) and replay_deal(ref.ruleset, ref.table, partial).scores != scores:
+            pytest.skip(
+                f"{ref.ruleset.name}: the engine does not score a deal without its hands yet "
+                f"(deal {number} scores {scores} with them)"
+            )
+
+
+def as_scored(ref: Recorder, deal: Any) -> Any:
+    """A deal written without its hands, with the result the engine gives it so: none where the
+    engine cannot score a deal without its hands (French Tarot: a deal everybody passed)."""
+    replayed = replay_deal(ref.ruleset, ref.table, deal)
+    return deal if replayed.scores is not None else deal.model_copy(update={"result": None})
+
+
+@pytest.mark.parametrize(("game", "count", "options"), GAMES, ids=lambda v: str(v))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16), probe=st.integers(0, 12))
+def test_a_game_typed_without_the_hands_gives_the_same_record(
+    game: str, count: int, options: dict[str, Any], seed: int, probe: int
+) -> None:
+    """Typed card by card with no hands, a game gives the record it gives with them, less the
+    hands (and the groups the game derives); every action typed is among those `legal` lists as
+    still possible; the record validates clean."""
+    script = scripted_game(game, count, options, seed=seed, deals=2)
+    ref = script.recorder
+    needs_derivation(ref, lambda deal: forgotten(ref, deal))
+    rec = Recorder(game, players(count), options)
+    step = 0
+    for live, lines in zip(ref.deals, actions_of(script), strict=True):
+        assert rec.deal(**unknown_fields(rec, live.dealt)) == []
+        for line in lines:
+            if step % 13 == probe:
+                assert line in rec.legal(), line
+            assert rec.act(line) == [], line
+            step += 1
+    expected = [as_scored(ref, forgotten(ref, deal)).model_dump(mode="json") for deal in ref.record().deals]
+    assert [deal.model_dump(mode="json") for deal in rec.record().deals] == expected
+    assert rec.totals == ref.totals and findings(rec.record()) == []
+
+
+FOLLOWS: dict[str, Callable[[str], bool]] = {
+    "french-tarot": lambda code: code != "EX",  # tarot.play.follow, tarot.play.excuse
+    "joffre": lambda code: True,  # joffre.play.follow: the nation is the first letter
+    "charlemagne": lambda code: code[1:] in {"7", "8", "10", "Q", "K", "A"},  # charlemagne.play.follow
+}
+"""The cards that surely belong to their printed suit (its first letter) for following it, in the
+games with a duty to follow suit: a seat that played such a card of another suit on such a lead
+held no card of the suit led. Not the Excuse; not Charlemagne's jacks, nines and jokers, which
+may count as trumps. Karnöffel has no duty to follow (karnoffel.play.any-card)."""
+
+
+def proven_illegal(rec: Recorder, truth: Recorder, seat: int, known: frozenset[int]) -> list[tuple[str, str]]:
+    """Cards the cards seen prove that `seat` cannot play now, each with what its refusal must
+    say (a pattern): one already played (its trick), one of the cards given (seat 0's hand, the dog...)
+    that another seat holds now (`truth` is the deal recorded with every hand), and, for a seat
+    whose hand is not `known`, one of a suit it failed to follow (the trick where it showed void)."""
+    live, real = rec.current, truth.current
+    assert live is not None and real is not None
+    codes = rec.table.deck.codes
+    tricks = live.state.tricks
+    proofs: list[tuple[str, str]] = []
+    if tricks:
+        proofs.append((codes[tricks[-1].cards[0]], f"trick {len(tricks)}"))
+    dealt = live.written.model_dump(mode="json", exclude_none=True)
+    given = {code for name in rec.deal_fields() for code in " ".join(flat(dealt.get(name))).split()}
+    elsewhere = [
+        code
+        for holder, hand in enumerate(real.state.hands)
+        if holder != seat
+        for card, code in enumerate(codes)
+        if hand >> card & 1 and code in given
+    ]
+    if elsewhere:
+        proofs.append((elsewhere[0], "as dealt|holds it|not in his hand"))
+    follows = FOLLOWS.get(rec.ruleset.name)
+    if follows is None or seat in known:
+        return proofs
+    for number, trick in enumerate(tricks, start=1):
+        lead = codes[trick.cards[0]]
+        mine = codes[trick.cards[trick.seats.index(seat)]] if seat in trick.seats else lead
+        if follows(lead) and follows(mine) and mine[0] != lead[0]:
+            mentioned = set(words(dealt))  # played, given, discarded, shown or called
+            unseen = [
+                code for code in codes if code[0] == lead[0] and follows(code) and code not in mentioned
+            ]
+            if unseen:
+                proofs.append((unseen[0], f"trick {number}"))
+                break
+    return proofs
+
+
+def words(value: Any) -> list[str]:
+    """Every word of a JSON value's texts (a deal's card codes among them)."""
+    if isinstance(value, str):
+        return value.split()
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [word for item in items for word in words(item)]
+
+
+def flat(value: Any) -> list[str]:
+    """A deal field's card groups as texts (a hand, a list of hands, a list of codes)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [text for item in value for text in flat(item)]
+
+
+def a_defender(ref: Recorder) -> int:
+    """The first seat on neither the declarer's side nor his partner's in the reference's deal:
+    the scorekeeper whose hand is given is a defender. (A French Tarot derivation that does not
+    yet link the dog and the taker's hand in a deal not played out would refuse a legal card when
+    the taker's hand is given and the dog not, for the derivation's sake, not the recorder's.)"""
+    summary = ref.ruleset.summary(ref.deals[0].state)
+    side = {summary.declarer, summary.partner}
+    return next(seat for seat in range(ref.table.players) if seat not in side)
+
+
+@pytest.mark.parametrize(("game", "count", "options"), GAMES, ids=lambda v: str(v))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16))
+def test_a_card_the_cards_seen_prove_illegal_is_refused(
+    game: str, count: int, options: dict[str, Any], seed: int
+) -> None:
+    """With one defender's hand given (the scorekeeper's own), the rest not: a card already
+    played, a card given that another seat holds, and a card of a suit the seat failed to follow
+    are refused at once, saying where the card is or the trick that shows it; the deal is then
+    recorded as with every hand, less the others."""
+    script = scripted_game(game, count, options, seed=seed, deals=1)
+    ref = script.recorder
+    dealt = ref.deals[0].dealt
+    known = frozenset({a_defender(ref)})
+    needs_derivation(ref, lambda deal: forgotten(ref, deal, known))
+    rec = Recorder(game, players(count), options)
+    truth = Recorder(game, players(count), options)
+    rec.deal(**unknown_fields(rec, dealt, known))
+    truth.deal(**dealt_fields(truth, dealt))
+    for line in actions_of(script)[0]:
+        turn = rec.turn
+        if turn is not None and "play" in turn.kinds and turn.seat is not None:
+            for card, proof in proven_illegal(rec, truth, turn.seat, known):
+                before = dumps(rec.record())
+                with pytest.raises(RefusedError) as refused:
+                    rec.act(card)
+                assert re.search(proof, str(refused.value)), (card, str(refused.value))
+                assert dumps(rec.record()) == before
+        assert rec.act(line) == [], line
+        truth.act(line)
+    deal = as_scored(ref, forgotten(ref, ref.record().deals[0], known))
+    assert rec.record().deals[0].model_dump(mode="json") == deal.model_dump(mode="json")
+
+
+def typed(deal: Any) -> list[str]:
+    """What a scorekeeper types of a French Tarot or Joffre deal from its record: each call, the
+    called card, each card of the discard, each card of each trick."""
+    lines = [call.call for call in deal.auction]
+    lines += [deal.call] if getattr(deal, "call", None) else []
+    lines += deal.discard.split() if getattr(deal, "discard", None) else []
+    return lines + [code for trick in deal.tricks for code in trick_codes(trick)]
+
+
+@pytest.mark.parametrize("sample", ["french-tarot/TAROT-REVOKE", "joffre/JOFFRE-REVOKE"])
+def test_a_revoke_is_refused_at_the_card_that_proves_it(sample: str) -> None:
+    """A deal with a revoke typed without its hands: every card is taken until one proves the
+    revoke, which is refused naming the trick where the seat showed void (the trick the validator
+    reports on the record with its hands)."""
+    record = recordkit.load(f"samples/invalid/{sample}.json")
+    deal = record.deals[0]
+    (revoke,) = recordkit.validate(record)
+    rec = Recorder(record.game, record.players, record.options.model_dump(), dealer=deal.dealer)
+    rec.deal()
+    with pytest.raises(RefusedError) as refused:
+        for line in typed(deal):
+            rec.act(line)
+    assert f"trick {revoke.location.trick}" in refused.value.why
+    assert {d.location.trick for d in refused.value.diagnostics} == {revoke.location.trick}
+
+
+def test_the_full_check_at_the_end_is_reported_as_the_validator_gives_it() -> None:
+    """tarot.deal.petit-sec, typed without the hands: no card proves the Petit sec before the last
+    (until then a seat may hold more trumps); the last card makes the hands known, the deal is
+    recorded, and the full check's finding is returned, as the validator reports it on the record."""
+    record = recordkit.load("samples/invalid/french-tarot/TAROT-PETIT-SEC.json")
+    deal = record.deals[0]
+    rec = Recorder(record.game, record.players, record.options.model_dump(), dealer=deal.dealer)
+    rec.deal()
+    *lines, last = typed(deal)
+    assert all(rec.act(line) == [] for line in lines)
+    found = rec.act(last)
+    assert [d.code for d in found] == ["TAROT-PETIT-SEC"]
+    assert rec.current is None and rec.flags == found
+    assert rec.deals[0].steps[-1].reported == found
+    assert [same(d) for d in findings(rec.record())] == [same(d) for d in found]
+    assert rec.undo() == f"{last!r} is taken back" and rec.flags == []
+
+
+def test_a_deal_without_hands_resumes_undoes_and_keeps_irregularities(tmp_path: Path) -> None:
+    """The journal keeps a deal started with only seat 0's hand, then one with none; resuming in
+    the middle of either rebuilds the same state; undo reopens a finished deal; with keep_irregular
+    a card already played is kept, flagged as the validator then reports it."""
+    script = scripted_game("joffre", 4, {}, seed=3, deals=2)
+    ref = script.recorder
+    journal = tmp_path / "game.journal"
+    rec = Recorder("joffre", players(4), journal=journal)
+    plays = actions_of(script)
+    rec.deal(**unknown_fields(rec, ref.deals[0].dealt, frozenset({0})))
+    for line in plays[0][:20]:
+        rec.act(line)
+    with pytest.raises(RefusedError, match="already played"):
+        rec.act(rec.table.deck.codes[rec.current.state.tricks[0].cards[0]])  # type: ignore[union-attr]
+    rec.undo()
+    reached = state_of(rec)
+    rec.close()
+    rec = Recorder.resume(journal)
+    assert state_of(rec) == reached and rec.current is not None and rec.current.partial
+    for line in plays[0][19:]:
+        rec.act(line)
+    finished = state_of(rec)
+    rec.undo()
+    assert rec.current is not None and rec.totals == [0, 0, 0, 0]
+    rec.act(plays[0][-1])
+    assert state_of(rec) == finished
+    rec.deal()
+    for line in plays[1][:15]:
+        rec.act(line)
+    rec.keep_irregular = True
+    twice = rec.table.deck.codes[rec.current.state.tricks[0].cards[1]]  # type: ignore[union-attr]
+    flags = rec.act(twice)
+    assert flags and all(same(d) in [same(f) for f in findings(rec.record())] for d in flags)
+    reached = state_of(rec)
+    rec.close()
+    assert state_of(Recorder.resume(journal)) == reached
+    deals = rec.record().deals
+    assert deals[0].hands == [ref.deals[0].dealt.hands[0], None, None, None] and deals[1].hands is None
+
+
+def test_with_hands_unknown_legal_lists_what_is_still_possible() -> None:
+    """joffre.play.lead, joffre.play.follow: the bidder leads any card, so with his hand not given
+    every card not seen is possible; a card played is not any more, and a seat that failed to
+    follow a nation holds none of it; a hand given plays by its own cards."""
+    mine = ["E0", "E1", "E2", "E3", "F0", "F1", "F2", "F3"]
+    rec = Recorder("joffre", players(4))  # seat 0 deals, seat 1 speaks first
+    rec.deal(hands=[" ".join(mine), None, None, None])
+    for call in ("3", "pass", "pass", "pass"):  # seat 1 bids 3 and leads
+        rec.act(call)
+    assert rec.known(0) and not rec.known(1) and rec.turn is not None and rec.turn.seat == 1
+    others = [code for code in rec.table.deck.codes if code not in mine]
+    assert rec.legal() == others
+    rec.act("R7")  # Russia is trump, and R7 its best card
+    assert set(rec.legal()) == set(others) - {"R7"}
+    rec.act("G5")  # seat 2 shows void in Russia
+    rec.act("R3")
+    assert rec.legal() == mine  # seat 0 has no Russia: any of its cards
+    rec.act("E0")
+    assert rec.turn is not None and rec.turn.seat == 1  # R7 won trick 1
+    rec.act("R6")
+    assert rec.turn is not None and rec.turn.seat == 2
+    possible = rec.legal()
+    assert possible and not any(code.startswith("R") for code in possible)
+    assert "G5" not in possible and "E1" not in possible  # played; seat 0's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from recordkit.recorder.journal import JournalError
-from recordkit.recorder.recorder import Recorder, RefusedError
+from recordkit.recorder.recorder import Recorder
+from recordkit.recorder.refusal import RefusedError
 
 __all__ = ["JournalError", "Recorder", "RefusedError"]

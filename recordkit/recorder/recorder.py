@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,31 +17,17 @@ import orjson
 from pydantic import ValidationError
 
 from recordkit.codec import dumps
-from recordkit.diagnostics import Diagnostic, Location, Severity, Violation, from_violation
+from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.games import RULESETS
 from recordkit.model import RecordBase
+from recordkit.recorder import partial
 from recordkit.recorder.journal import Journal, JournalError, read
-from recordkit.recorder.live import LiveDeal, Step, errors, in_progress, replay, rewrite
+from recordkit.recorder.live import LiveDeal, Step, diagnostic, errors, in_progress, replay, rewrite
+from recordkit.recorder.refusal import RefusedError, refusal, schema_refusal
 from recordkit.rules.base import Action, PlayedTrick, Ruleset, Turn
 from recordkit.sources import write_atomic
-from recordkit.validate import Settings, schema_diagnostic
 
 _SEAT_PREFIX = re.compile(r"^\s*(\d+)\s*:\s*(.*)$", re.S)
-
-
-class RefusedError(Exception):
-    """What was asked is not recorded: an illegal action (with the validator's diagnostics for it),
-    unreadable input, or a step out of place. `accepted` counts the entries of a line that were."""
-
-    def __init__(self, diagnostics: list[Diagnostic], accepted: int = 0) -> None:
-        self.diagnostics = diagnostics
-        self.accepted = accepted
-        super().__init__("; ".join(d.message for d in diagnostics))
-
-
-def refusal(message: str) -> RefusedError:
-    """A refusal that is the recorder's own (not a rule of the game): out of turn, out of place."""
-    return RefusedError([Diagnostic("RECORDER-INPUT", Severity.ERROR, message)])
 
 
 class Recorder:
@@ -51,6 +36,9 @@ class Recorder:
     >>> rec = Recorder("joffre", ["Anne", "Bruno", "Claire", "Denis"], journal="game.journal")
     >>> rec.deal(hands=["E7 F7 ...", ...])     # or rec.deal_random(random.Random(1))
     >>> rec.act("6"); rec.act("pass"); rec.legal()
+
+    A deal may start without its hands, or with some (`rec.deal()`, `rec.deal(hands=["E7 F7 ...",
+    None, None, None])`): each card is then judged by what the cards seen prove (spec/RECORDER.md).
     """
 
     def __init__(
@@ -85,6 +73,7 @@ class Recorder:
         self.warnings: list[str] = []
         """What resuming found in the journal: a last entry cut short by a crash."""
         self._deals: list[LiveDeal] = []
+        self._groups: list[str] | None = None
         self._replaying = False
         self._journal: Journal | None = None
         if journal is not None:
@@ -198,10 +187,20 @@ class Recorder:
         """Every irregularity recorded so far (kept by keep_irregular), deal by deal."""
         return [flag for live in self._deals for flag in live.flags]
 
-    def legal_actions(self) -> list[Action]:
-        """The legal actions now, as the ruleset gives them."""
+    def known(self, seat: int) -> bool:
+        """Whether the seat's hand as dealt is known in the deal in progress (given when it started)."""
         live = self.current
-        return self.ruleset.legal(live.state) if live is not None else []
+        return live is None or not live.partial or partial.known(self.ruleset, self.table, live, seat)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now, as the ruleset gives them; in a deal without some of its hands,
+        every action still possible by the cards seen (each one tried as `act` would judge it)."""
+        live = self.current
+        if live is None:
+            return []
+        if not live.partial:
+            return self.ruleset.legal(live.state)
+        return [a for a in partial.candidates(self.ruleset, self.table, live) if self._possible(live, a)]
 
     def legal(self) -> list[str]:
         """The legal actions now in record notation, `SEAT: ` first when another seat than the one
@@ -236,17 +235,21 @@ class Recorder:
 
     def deal_fields(self) -> list[str]:
         """The fields of a deal as dealt (`hands`, and the dog, kitty or face-up cards the game has):
-        what `deal` needs before the first call. Read from a shuffled deal of the ruleset."""
-        sample = self.ruleset.deal_random(self.table, 0, random.Random(0))
-        dumped = sample.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
-        return [name for name in dumped if name not in ("dealer", "status")]
+        what `deal` takes before the first call, each one if known. Read from a shuffled deal."""
+        if self._groups is None:
+            sample = self.ruleset.deal_random(self.table, 0, random.Random(0))
+            dumped = sample.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
+            self._groups = [name for name in dumped if name not in ("dealer", "status")]
+        return list(self._groups)
 
     # --- recording --------------------------------------------------------------------------
 
     def deal(self, **fields: Any) -> list[Diagnostic]:
-        """Start the next deal with the cards as dealt: `hands` (one card group per seat) and the
-        game's other deal fields (`dog`, `kitty`, `faceup`...; `status="annulled"` for a deal thrown
-        in by rule). Returns the irregularities kept; RefusedError if the deal is not allowed."""
+        """Start the next deal with the cards as dealt, as far as they are known: `hands` (one card
+        group per seat, None for a hand not known; left out when none is) and the game's other
+        deal fields (`dog`, `kitty`, `faceup`...; left out when not known), `status="annulled"`
+        for a deal thrown in by rule. Returns the irregularities kept; RefusedError if the deal is
+        not allowed."""
         try:
             fields = orjson.loads(orjson.dumps(fields))
         except TypeError:
@@ -282,7 +285,7 @@ class Recorder:
             try:
                 flags += self._act_one(part, seat)
             except RefusedError as refused:
-                raise RefusedError(refused.diagnostics, done) from None
+                raise RefusedError(refused.diagnostics, done, refused.why) from None
             self._log({"act": part} if seat is None else {"act": part, "seat": seat})
         return flags
 
@@ -334,7 +337,8 @@ class Recorder:
             self._journal.append(entry)
 
     def _start_deal(self, fields: dict[str, Any]) -> list[Diagnostic]:
-        """Check the cards dealt with the ruleset and open the deal (closed at once if annulled)."""
+        """Check the cards dealt with the ruleset and open the deal (closed at once if annulled);
+        a deal without some of its cards is checked by the engine as a partial deal."""
         if self.current is not None:
             raise refusal(f"deal {self.current.number} is in progress: finish it, abandon it or undo")
         if self.over:
@@ -345,31 +349,44 @@ class Recorder:
         try:
             dealt = self.ruleset.Deal.model_validate({"dealer": self.dealer, **fields})
         except ValidationError as error:
-            raise RefusedError(_schema(error, number)) from None
-        state, problems = self.ruleset.start(self.table, dealt, self.totals)
-        live = LiveDeal(number, dealt, self.totals, state)
-        found = [_diagnostic(v, live) for v in problems]
-        self._judge(found)
+            raise RefusedError(schema_refusal(error, number)) from None
+        live = LiveDeal(number, dealt, self.totals, None, groups=self.deal_fields())
+        live.partial = bool(self.ruleset.unknown(self.table, dealt))
+        if live.partial:
+            rewrite(self.ruleset, self.table, live)
+            judged = partial.judge(self.ruleset, self.table, live, live.written)
+            if judged.unreadable:
+                raise RefusedError(judged.unreadable)
+            found = judged.findings
+            self._judge(found)
+            partial.adopt(live, judged)
+        else:
+            live.state, problems = self.ruleset.start(self.table, dealt, self.totals)
+            found = [diagnostic(v, number) for v in problems]
+            self._judge(found)
+            rewrite(self.ruleset, self.table, live)
         live.flags += found
-        rewrite(self.ruleset, self.table, live)
         self._deals.append(live)
-        self._close_if_over(live)
-        return found
+        live.flags += self._close_if_over(live)
+        return live.flags
 
     def _act_one(self, text: str, seat: int | None) -> list[Diagnostic]:
-        """Write one typed action into the deal, read it back with `compile`, judge it with `advance`;
-        a refusal leaves the deal as it was."""
+        """Write one typed action into the deal, read it back with `compile`, judge it with `advance`
+        (a partial deal: by the engine's replay of the deal so far); a refusal leaves the deal as
+        it was."""
         live = self.current
         if live is None:
             raise refusal(
                 "no deal is in progress: deal the cards first" if not self.over else "the game is over"
             )
+        if live.partial:
+            return self._act_partial(live, text, seat)
         try:
             written = self.ruleset.write_action(self.table, live.written, live.state, text, seat)
         except ValidationError as error:
-            raise RefusedError(_schema(error, live.number)) from None
+            raise RefusedError(schema_refusal(error, live.number)) from None
         compiled, problems = self.ruleset.compile(self.table, in_progress(written))
-        unreadable = [_diagnostic(v, live) for v in problems if v.severity == Severity.ERROR]
+        unreadable = [diagnostic(v, live.number) for v in problems if v.severity == Severity.ERROR]
         if unreadable:
             raise RefusedError(unreadable)
         before = len(live.compiled)
@@ -387,7 +404,7 @@ class Recorder:
             if action.kind == "play" and seat is not None and turn is not None and turn.seat != seat:
                 replay(self.ruleset, self.table, live)
                 raise refusal(f"it is seat {turn.seat}'s turn to play, not seat {seat}'s")
-            found += [_diagnostic(v, live) for v in self.ruleset.advance(live.state, action)]
+            found += [diagnostic(v, live.number) for v in self.ruleset.advance(live.state, action)]
             actors.append(action.seat if action.seat is not None else turn.seat if turn is not None else None)
         try:
             self._judge(found)
@@ -402,23 +419,72 @@ class Recorder:
         self._close_if_over(live)
         return found
 
+    def _act_partial(self, live: LiveDeal, text: str, seat: int | None) -> list[Diagnostic]:
+        """One typed action in a deal without some of its hands: refused when the engine's replay
+        of the deal so far finds something new in it, but for the checks the action makes possible
+        for the first time (they need whole hands): those are the end of the deal's full check,
+        reported and kept."""
+        attempt = self._attempt(live, text, seat)
+        if errors(attempt.refused) and not (self.keep_irregular or self._replaying):
+            why = partial.explain(self.table, live, attempt.new[0], attempt.actors[0], attempt.refused)
+            raise RefusedError(partial.errors_of(attempt.refused), why=why)
+        live.actions += attempt.new
+        live.actors += attempt.actors
+        partial.adopt(live, attempt.judged)
+        rewrite(self.ruleset, self.table, live)
+        reported = attempt.reported + self._close_if_over(live)
+        found = attempt.refused + reported
+        live.steps.append(Step(text, seat, len(attempt.new), found, reported))
+        live.flags += found
+        return found
+
+    def _attempt(self, live: LiveDeal, text: str, seat: int | None) -> partial.Attempt:
+        """What an action typed in a partial deal would give, the deal left as it is."""
+        try:
+            written = self.ruleset.write_action(self.table, live.written, live.state, text, seat)
+        except ValidationError as error:
+            raise RefusedError(schema_refusal(error, live.number)) from None
+        return partial.attempt(self.ruleset, self.table, live, written, text, seat)
+
+    def _possible(self, live: LiveDeal, action: Action) -> bool:
+        """Whether an action would be accepted now in a partial deal, as `act` would judge it."""
+        turn = self.ruleset.turn(live.state)
+        seat = (
+            action.seat if action.seat is not None and turn is not None and turn.seat != action.seat else None
+        )
+        try:
+            attempt = self._attempt(live, self.ruleset.describe(self.table, action), seat)
+        except RefusedError:
+            return False
+        return not errors(attempt.refused)
+
     def _judge(self, found: list[Diagnostic]) -> None:
         """Refuse what breaks a rule, unless irregularities are kept (or were, when it was journaled)."""
         if errors(found) and not (self.keep_irregular or self._replaying):
             raise RefusedError(found)
 
-    def _close_if_over(self, live: LiveDeal) -> None:
-        """Once the rules say the deal is over: score it and write its result and running totals."""
+    def _close_if_over(self, live: LiveDeal) -> list[Diagnostic]:
+        """Once the rules say the deal is over: score it and write its result and running totals.
+        A partial deal gets the engine's full check, on the hands derived from the play: what it
+        finds beyond what the deal so far had is returned, to be reported."""
         if self.ruleset.turn(live.state) is not None:
-            return
-        deal = self.ruleset.record_deal(self.table, live.dealt.model_copy(deep=True), live.actions)
-        scores = self.ruleset.score(live.state)
-        if scores is not None:
-            deal.result = self.ruleset.result(scores)
+            return []
+        found: list[Diagnostic] = []
+        if live.partial:
+            deal, judged = partial.final(self.ruleset, self.table, live, live.actions)
+            found = partial.news(live.findings, judged.findings)
+            if judged.replay.replayed:
+                partial.adopt(live, judged)
+        else:
+            deal = self.ruleset.record_deal(self.table, live.dealt.model_copy(deep=True), live.actions)
+            scores = self.ruleset.score(live.state)
+            if scores is not None:
+                deal.result = self.ruleset.result(scores)
         line = list(deal.result.scores) if deal.result is not None else [0] * self.table.players
         deal.totals = [t + s for t, s in zip(live.before, line, strict=True)]
         live.final = deal
         live.end = "played"
+        return found
 
     def _undo(self) -> str:
         """Take back the last step of the last deal (see `undo`)."""
@@ -438,8 +504,11 @@ class Recorder:
         del live.actors[keep:]
         for flag in step.flags:
             live.flags.remove(flag)
-        replay(self.ruleset, self.table, live)
-        rewrite(self.ruleset, self.table, live)
+        if live.partial:
+            partial.restore(self.ruleset, self.table, live)
+        else:
+            replay(self.ruleset, self.table, live)
+            rewrite(self.ruleset, self.table, live)
         return f"{step.text!r} is taken back" + ("" if step.seat is None else f" (seat {step.seat})")
 
     def _abandon(self) -> None:
@@ -455,21 +524,6 @@ class Recorder:
     def _is_card(self, word: str) -> bool:
         """Whether a word is a card code of this game (aliases included)."""
         return word.upper() in self.table.deck.index
-
-
-def _diagnostic(violation: Violation, live: LiveDeal) -> Diagnostic:
-    """A ruleset's violation as the validator reports it for this deal of the record."""
-    index = live.index
-    path = f"deals[{index}].{violation.path}" if violation.path else f"deals[{index}]"
-    return from_violation(replace(violation, path=path), Location(deal=live.number))
-
-
-def _schema(error: ValidationError, number: int) -> list[Diagnostic]:
-    """Text that does not fit the deal's model, reported as the validator reports such a deal."""
-    prefix = ("deals", number - 1)
-    return [
-        schema_diagnostic(item, prefix, Location(), Settings()) for item in error.errors(include_url=False)
-    ]
 
 
 def _option_problem(item: Any) -> str:

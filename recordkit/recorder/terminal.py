@@ -1,5 +1,6 @@
-"""The interactive `recordkit record` prompt: a scorekeeper types the cards dealt, then each call and
-card as it happens; the recorder checks each one, and the record is saved after every deal.
+"""The interactive `recordkit record` prompt: a scorekeeper types the cards dealt, as far as they are
+known (none, or only his own hand), then each call and card as it happens; the recorder checks each
+one, and the record is saved after every deal.
 
 Plain lines in and out, so it works the same in a terminal and with piped input (spec/RECORDER.md).
 """
@@ -19,17 +20,21 @@ from rich.markup import escape
 from recordkit.diagnostics import Diagnostic
 from recordkit.engine import format_scores
 from recordkit.recorder.journal import JournalError
-from recordkit.recorder.recorder import Recorder, RefusedError
+from recordkit.recorder.recorder import Recorder
+from recordkit.recorder.refusal import RefusedError
 
 HELP = """\
 Type each call, card or announcement as the record writes it (aliases accepted): garde, HK, T21,
 pass, 6, raise, "poignee simple T21 T20 ...". Several cards on one line are played in turn (a whole
 trick, a discard). "SEAT: ..." says who acts when it is not the seat whose turn it is (2: knock).
-Before a deal:  hand SEAT CARDS   one seat's hand as dealt (any order of seats)
+Before a deal, give what you know of the cards dealt; the deal starts with the first call, or once
+every hand and group is given. A hand not given is derived from the cards it plays.
+                hand SEAT CARDS   one seat's hand as dealt (your own, say; any order of seats)
                 FIELD CARDS       the game's other deal fields (dog, kitty, faceup)
                 status annulled   a deal thrown in by rule (French Tarot's petit sec)
+                deal              start the deal now with what was given
                 random [SEED]     deal at random (a demonstration)
-Commands:       ? or legal        what may be typed now
+Commands:       ? or legal        what may be typed now (with a hand not known: what is still possible)
                 show              whose turn, the trick so far, the scores
                 undo              take back the last step (reopens a finished deal)
                 abandon           the deal stops here, not scored
@@ -106,27 +111,33 @@ class Session:
         if word in commands and not rest.strip():
             commands[word]()
         elif self.recorder.current is None:
-            self.deal_line(word, rest.strip())
+            self.deal_line(word, rest.strip(), line)
         else:
             self.act(line)
         return True
 
-    def act(self, line: str) -> None:
-        """A call, card or announcement (or several cards): recorded, or refused with the reason."""
+    def act(self, line: str) -> bool:
+        """A call, card or announcement (or several cards): recorded, or refused with the reason.
+        False when nothing of the line was recorded."""
         live = self.recorder.current
         assert live is not None
-        tricks = len(live.state.tricks)
+        tricks, steps = len(live.state.tricks), len(live.steps)
         try:
             flags = self.recorder.act(line)
         except RefusedError as refused:
             self.unsaved |= refused.accepted > 0
             if refused.accepted:
                 self.say(f"recorded the first {refused.accepted} card(s) of the line")
+            if refused.why:
+                self.say(f"[red]refused: {escape(refused.why)}")
             self.report("refused", refused.diagnostics)
-            return
+            return refused.accepted > 0
         self.unsaved = True
-        self.report("recorded with an irregularity", flags)
+        reported = [flag for step in live.steps[steps:] for flag in step.reported]
+        self.report("recorded with an irregularity", [flag for flag in flags if flag not in reported])
+        self.report("found by the full check, on the hands derived from the play", reported)
         self.after(live, tricks)
+        return True
 
     def after(self, live: Any, tricks: int) -> None:
         """Say which tricks the last line completed, and the deal's result once it is over."""
@@ -147,11 +158,15 @@ class Session:
 
     # --- the cards dealt --------------------------------------------------------------------
 
-    def deal_line(self, word: str, rest: str) -> None:
-        """One field of the next deal (`hand 2 ...`, `dog ...`, `status annulled`, `random`)."""
+    def deal_line(self, word: str, rest: str, line: str) -> None:
+        """One field of the next deal (`hand 2 ...`, `dog ...`, `status annulled`, `random`), `deal`
+        to start it with what was given, or its first call, which starts it."""
         if word == "random":
             seed = int(rest) if rest.isdigit() else self.recorder.deal_number
             self.deal(partial(self.recorder.deal_random, random.Random(seed)))
+            return
+        if word == "deal" and not rest:
+            self.deal(lambda: self.recorder.deal(**self.pending))
             return
         fields = self.recorder.deal_fields()
         if word == "hand":
@@ -165,46 +180,80 @@ class Session:
         elif word in fields or word == "status":
             self.pending[word] = rest
         else:
-            self.say(
-                f"[red]no deal is in progress: give its cards first ({', '.join(self.missing())}), "
-                f"or type ? for help"
-            )
+            self.first_call(line)
             return
         if not self.missing():
             self.deal(lambda: self.recorder.deal(**self.pending))
 
+    def first_call(self, line: str) -> None:
+        """A deal's first call (or card) typed before it started: the deal starts with the cards
+        given so far; if nothing of the line can be recorded, it is taken back, the cards kept."""
+        given = {
+            name: list(value) if isinstance(value, list) else value for name, value in self.pending.items()
+        }
+        if not self.deal(lambda: self.recorder.deal(**self.pending), quiet=True):
+            return
+        live = self.recorder.deals[-1]
+        if live.end is not None:  # thrown in at once (annulled): the line is the next deal's
+            self.command(line)
+            return
+        if not self.act(line):
+            self.recorder.undo()
+            self.pending = given
+            self.say(f"deal {live.number} is not started; type ? for what it may be given")
+            return
+        dealer = self.recorder.players[live.dealt.dealer]
+        unknown = "" if not live.partial else ": the cards not given are derived from the play"
+        self.say(f"deal {live.number}, dealt by {dealer} ({live.dealt.dealer}), started{unknown}")
+
     def missing(self) -> list[str]:
-        """What the next deal still needs, in the words of the commands."""
+        """What of the next deal's cards is not given yet, in the words of the commands."""
         hands = self.pending.get("hands") or [None] * self.recorder.table.players
         needed = [f"hand {seat}" for seat, hand in enumerate(hands) if hand is None]
         return needed + [
             name for name in self.recorder.deal_fields() if name != "hands" and name not in self.pending
         ]
 
-    def deal(self, start: Callable[[], list[Diagnostic]]) -> None:
-        """Start the deal; if the cards are refused, say why and keep them to be corrected."""
+    def deal(self, start: Callable[[], list[Diagnostic]], quiet: bool = False) -> bool:
+        """Start the deal; if the cards are refused, say why and keep them to be corrected. `quiet`
+        leaves out who dealt (the first call says it). False when the deal did not start."""
         try:
             flags = start()
         except RefusedError as refused:
             self.report("the deal is refused", refused.diagnostics)
-            return
+            return False
         self.pending = {}
         self.unsaved = True
         self.report("dealt with an irregularity", flags)
         live = self.recorder.deals[-1]
-        dealer = self.recorder.players[live.dealt.dealer]
-        self.say(f"deal {live.number}, dealt by {dealer} ({live.dealt.dealer})")
+        if not quiet or live.end is not None:
+            dealer = self.recorder.players[live.dealt.dealer]
+            self.say(f"deal {live.number}, dealt by {dealer} ({live.dealt.dealer})")
         if live.end is not None:
             self.deal_over(live)
+        return True
 
     # --- commands ---------------------------------------------------------------------------
 
     def legal(self) -> None:
-        """What may be typed now."""
+        """What may be typed now: with the hand of the seat to act not known, what is still possible."""
         if self.recorder.current is None:
-            self.say(f"the next deal needs: {', '.join(self.missing())}")
+            self.say(self.next_deal())
             return
-        self.say("legal: " + escape(", ".join(self.recorder.legal())))
+        turn = self.recorder.turn
+        known = turn is None or turn.seat is None or self.recorder.known(turn.seat)
+        label = "legal" if known else "possible (the hand is not known)"
+        self.say(f"{label}: " + escape(", ".join(self.recorder.legal())))
+
+    def next_deal(self) -> str:
+        """What the next deal may be given before its first call."""
+        missing = self.missing()
+        if not missing:
+            return "the next deal has all its cards: type deal to start it"
+        return (
+            f"the next deal may be given: {', '.join(missing)}; or start it with the first call (or deal): "
+            f"what is not given is derived from the cards played"
+        )
 
     def show(self) -> None:
         """The game at a glance: totals, the deal, whose turn, the trick so far."""
@@ -227,7 +276,7 @@ class Session:
                 f"to act: {self.who(turn.seat)}, {' or '.join(sorted(turn.kinds))}; trick so far: {self.trick()}"
             )
         elif rec.current is None and not self.finished():
-            self.say(f"the next deal needs: {', '.join(self.missing())}")
+            self.say(self.next_deal())
 
     def undo(self) -> None:
         """Take back the last step."""
@@ -260,7 +309,9 @@ class Session:
         live = rec.current
         turn = rec.turn
         if live is None or turn is None:
-            return f"deal {rec.deal_number}, needs {', '.join(self.missing())}> "
+            missing = self.missing()
+            give = f"give {', '.join(missing)} or the first call" if missing else "type deal"
+            return f"deal {rec.deal_number}, {give}> "
         where = f"deal {live.number}"
         if live.state.tricks or rec.trick_so_far():
             where += f", trick {len(live.state.tricks) + 1}"
@@ -281,10 +332,16 @@ class Session:
         return " ".join(f"{value:g}" for value in values)
 
     def report(self, what: str, found: list[Diagnostic]) -> None:
-        """Diagnostics in plain words, one a line."""
+        """Diagnostics in plain words, one a line; the trick they are about when it is not the one
+        being played (a card that shows an earlier revoke)."""
+        live = self.recorder.current
+        now = len(live.state.tricks) + 1 if live is not None else None
         for diagnostic in found:
             rule = f" [{diagnostic.rule}]" if diagnostic.rule else ""
             tail = f" (expected: {diagnostic.expected})" if diagnostic.expected else ""
+            trick = diagnostic.location.trick
+            if trick is not None and trick != now and f"trick {trick}" not in diagnostic.message:
+                tail += f" (in trick {trick})"
             self.say(
                 f"[red]{what}: {diagnostic.code}{escape(rule)}: {escape(diagnostic.message)}{escape(tail)}"
             )

@@ -609,3 +609,11 @@ def test_with_hands_unknown_legal_lists_what_is_still_possible() -> None:
     possible = rec.legal()
     assert possible and not any(code.startswith("R") for code in possible)
     assert "G5" not in possible and "E1" not in possible  # played; seat 0's
+
+
+def test_a_karnoffel_deal_starts_without_its_face_up_round() -> None:
+    """karnoffel.partial.faceup: a deal started with nothing given (no face-up round, no hands)
+    opens without an error, whose turn it is being the rules' (the forehand's first call)."""
+    rec = recordkit.Recorder("karnoffel", ["Anne", "Bruno", "Claire", "Denis"])
+    rec.deal()
+    assert rec.turn is not None and "call" in rec.turn.kinds

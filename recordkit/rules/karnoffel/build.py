@@ -57,7 +57,8 @@ def record_deal(table: Table, dealt: KarnoffelDeal, actions: Sequence[Action]) -
         windows.pop()
     dealt.proposals = windows
     dealt.tricks = [cards.deck.format(plays[i : i + n]) for i in range(0, len(plays), n)]
-    assert isinstance(dealt.faceup, str), "deal_random writes round 1 whole"
+    if not isinstance(dealt.faceup, str):  # round 1 not known whole (a live table): kept as given
+        return dealt
     faceup = dealt.faceup.split()
     if stage == 1:
         dealt.faceup = " ".join(faceup[:2])

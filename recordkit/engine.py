@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from recordkit.derive import derive, held_to, run, sheet_note
+from recordkit.derive import NOT_CHECKED, derive, held_to, run, sheet_note
 from recordkit.diagnostics import Severity, Violation
 from recordkit.rules.base import Action, Completion, DealLike, Ruleset, Table
 
@@ -93,7 +93,9 @@ def _sheet_deal(
     scores, problems = ruleset.sheet_scores(table, deal, before)
     if scores is not None:
         problems += check_scores(ruleset, deal, scores)
-    return DealReplay(None, [*problems, sheet_note(scored=scores is not None)], scores, sheet=True)
+    if not any(problem.code == NOT_CHECKED for problem in problems):  # the game's own note says more
+        problems.append(sheet_note(scored=scores is not None))
+    return DealReplay(None, problems, scores, sheet=True)
 
 
 def check_scores(

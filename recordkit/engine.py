@@ -55,14 +55,18 @@ def steps(
 
 
 def replay_deal(
-    ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any, before: Sequence[int | float] | None = None
+    ruleset: Ruleset[Any, Any, Any],
+    table: Table,
+    deal: Any,
+    before: Sequence[int | float] | None = None,
+    sheets: bool = True,
 ) -> DealReplay:
     """Replay a whole deal: legality of every action, then its score against the score sheet.
 
     `before` is the running totals before the deal, when known. A deal whose record leaves dealt
     cards out is replayed with them derived from its play; a score-sheet deal is scored from the
-    facts it gives."""
-    if ruleset.is_sheet(deal):
+    facts it gives, unless `sheets` is false (a deal still being recorded live is never one)."""
+    if sheets and ruleset.is_sheet(deal):
         return _sheet_deal(ruleset, table, deal, before)
     completion, problems = derive(ruleset, table, deal)
     if problems:

@@ -613,7 +613,11 @@ def test_with_hands_unknown_legal_lists_what_is_still_possible() -> None:
 
 def test_a_karnoffel_deal_starts_without_its_face_up_round() -> None:
     """karnoffel.partial.faceup: a deal started with nothing given (no face-up round, no hands)
-    opens without an error, whose turn it is being the rules' (the forehand's first call)."""
+    opens without an error, whose turn it is being the rules' (the forehand's first call), and
+    takes the window's calls as they are said."""
     rec = recordkit.Recorder("karnoffel", ["Anne", "Bruno", "Claire", "Denis"])
     rec.deal()
     assert rec.turn is not None and "call" in rec.turn.kinds
+    first = rec.turn.seat
+    rec.act("pass")  # a deal in progress with only calls is not read as a score sheet's line
+    assert rec.turn is not None and rec.turn.seat != first

@@ -50,9 +50,7 @@ def judge(
     """Replay `deal` (the live deal with what it holds now) as the validator would: in progress
     (a trick being played reads as the last, short trick) unless `finished` or thrown in."""
     ongoing = not finished and deal.status == "played"
-    replay = replay_deal(ruleset, table, in_progress(deal) if ongoing else deal, live.before)
-    if replay.sheet:  # nothing written yet but what a score sheet writes: the deal's start
-        replay = replace(replay, state=ruleset.start(table, ruleset.blank(table, deal), live.before)[0])
+    replay = replay_deal(ruleset, table, in_progress(deal) if ongoing else deal, live.before, sheets=False)
     found = [diagnostic(v, live.number) for v in replay.violations]
     notes = [d for d in found if d.code == NOT_CHECKED]
     completion = replay.completion

@@ -28,7 +28,7 @@ from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
 from tests.helpers import diagnostics_of
 from tests.test_joffre_properties import joffre_options
-from tests.test_joffre_rules import DEAL_1, DEAL_3
+from tests.test_joffre_rules import DEAL_1, DEAL_3, THREE_DEAL_2
 
 JOFFRE = Joffre()
 PLAYERS = ["Gérard", "Lucie", "Marcel", "Thérèse"]
@@ -66,29 +66,7 @@ CLUB_3_FACTS: dict[str, Any] = {
 }
 # Three players, deal 2 (dealer 1, Germany trump): Aurèle (seat 0) bids 6, takes 5 tricks, and
 # Édouard's Kaiser takes his Joffre: -6 - 5 = -11.
-THREE_2: dict[str, Any] = {
-    "dealer": 1,
-    "hands": [
-        "E7 E6 E1 F1 F0 R7 R5 R1 G7 G6",
-        "E5 E4 F7 F6 F5 F4 F2 R4 G4 G3",
-        "E3 E2 F3 R6 R3 R2 G5 G2 G1 G0",
-    ],
-    "auction": ["4", "6", "pass"],
-    "trump": "G",
-    "tricks": [
-        "G7 G3 G1",
-        "G6 G4 G2",
-        "F1 F7 F3",
-        "F6 G0 F0",
-        "E3 E7 E5",
-        "E6 E4 E2",
-        "E1 F5 G5",
-        "R3 R7 R4",
-        "R5 F4 R6",
-        "R2 R1 F2",
-    ],
-    "result": {"scores": [-11, 1, 6]},
-}
+THREE_2: dict[str, Any] = {**THREE_DEAL_2, "trump": "G", "result": {"scores": [-11, 1, 6]}}
 # Teams, deal 2 (dealer 1): Roland (seat 0) bids "7 no trump" and his team takes every trick:
 # 2 x (8 + 5 - 3) = 20 (the Kaiser's trick is theirs too).
 TEAMS_2: dict[str, Any] = {

@@ -1,4 +1,4 @@
-"""The `recordkit` command line: validate, replay, generate, schema."""
+"""The `recordkit` command line: validate, replay, generate, convert, stats, schema, record."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from recordkit.sources import RawRecord
     from recordkit.validate import RecordReport, Settings
 
-# Each command imports what it uses when it runs: the rules, pyarrow, NumPy and DuckDB cost
-# most of a second to import, which `--help` and the other commands need not pay.
+# Each command imports what it uses when it runs: pyarrow, NumPy and DuckDB (archives, stats) take
+# about a third of a second to import, which `--help` and the other commands need not pay.
 
 app = typer.Typer(
     help="Record, replay and verify games of trick-taking card games (French Tarot, Charlemagne, "

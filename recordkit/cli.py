@@ -1,47 +1,64 @@
-"""The `recordkit` command line: validate, replay, generate, schema."""
+"""The `recordkit` command line: validate, replay, generate, convert, stats, schema, record."""
 
 from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib import metadata
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table as RichTable
 
-from recordkit.archive import ArchiveError, from_archive, is_archive, read_manifest, to_archive
-from recordkit.archive.stats import archive_stats
-from recordkit.archive.store import replace_table
-from recordkit.archive.tables import VIOLATIONS
-from recordkit.cluster import ClusterError, connect, validate_on_cluster
-from recordkit.codec import dumps
 from recordkit.diagnostics import Diagnostic, Severity
-from recordkit.engine import DealReplay, format_scores
-from recordkit.games import RULESETS
-from recordkit.generate import generate_record
-from recordkit.inputs import validate_inputs, violation_batches
-from recordkit.recorder.terminal import Session, open_recorder
-from recordkit.rules.base import Completion
-from recordkit.schema import write_schemas
-from recordkit.sources import RawRecord, parsed, read_records, write_atomic
-from recordkit.validate import RecordReport, Settings, validate_record
+from recordkit.options_text import OptionError, check_options, parse_options
+from recordkit.progress import count_records, progress_bar, shows_progress
+
+if TYPE_CHECKING:
+    from recordkit.engine import DealReplay
+    from recordkit.rules.base import Completion
+    from recordkit.sources import RawRecord
+    from recordkit.validate import RecordReport, Settings
+
+# Each command imports what it uses when it runs: pyarrow, NumPy and DuckDB (archives, stats) take
+# about a third of a second to import, which `--help` and the other commands need not pay.
 
 app = typer.Typer(
-    help="Record, replay and verify games of trick-taking card games.",
+    help="Record, replay and verify games of trick-taking card games (French Tarot, Charlemagne, "
+    "Karnöffel, Joffre).\n\n"
+    "Example: recordkit validate samples/french-tarot samples/charlemagne samples/karnoffel samples/joffre",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _version(shown: bool) -> None:
+    """`--version`: the installed package's version, from its metadata."""
+    if shown:
+        try:
+            version = metadata.version("recordkit")
+        except metadata.PackageNotFoundError:
+            from recordkit import __version__ as version
+        out.print(f"recordkit {version}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
+    ] = False,
+) -> None:
+    """Record, replay and verify games of trick-taking card games."""
 
 
 @app.command()
@@ -63,7 +80,7 @@ def validate(
         str | None,
         typer.Option(
             help="Validate on a Dask cluster: a scheduler's address (tcp://host:8786), or local "
-            "for a local cluster of --jobs worker processes (needs recordkit[dask])."
+            "for a local cluster of --jobs worker processes (needs recordkit\\[dask])."
         ),
     ] = None,
 ) -> None:
@@ -74,6 +91,9 @@ def validate(
 
     Example: recordkit validate samples/french-tarot games.jsonl --format jsonl
     """
+    from recordkit.cluster import ClusterError
+    from recordkit.validate import Settings
+
     if output not in ("text", "jsonl"):
         raise typer.BadParameter("--format is text or jsonl")
     settings = Settings(strict=not lenient, game=game)
@@ -86,13 +106,16 @@ def validate(
         raise typer.Exit(2) from None
 
 
-Validator = Callable[[list[str]], Iterator[RecordReport | Diagnostic]]
+Validator = Callable[[list[str]], Iterator["RecordReport | Diagnostic"]]
 """What validating some paths finds, in order: on this machine or on a Dask cluster."""
 
 
 @contextmanager
 def _validator(settings: Settings, jobs: int, scheduler: str | None) -> Iterator[Validator]:
     """`validate_inputs` on `jobs` processes, or the same on the Dask cluster at `scheduler`."""
+    from recordkit.cluster import connect, validate_on_cluster
+    from recordkit.inputs import validate_inputs
+
     if scheduler is None:
         yield lambda paths: validate_inputs(paths, settings, jobs)
         return
@@ -111,23 +134,28 @@ def _validate(
     paths: list[str], check: Validator, settings: Settings, output: str, quiet: bool, violations: bool
 ) -> None:
     """Print what is found and the summary; exit 0 clean, 1 violations, 2 input unusable."""
+    from recordkit.validate import RecordReport
+
     if violations:
         _write_violations(paths, check)
     files: set[str | None] = set()
     counts = {"records": 0, "deals": 0, "errors": 0, "warnings": 0, "notes": 0}
     unusable = False
-    for item in check(paths):
-        diagnostics = [item] if isinstance(item, Diagnostic) else item.diagnostics
-        if isinstance(item, RecordReport):
-            counts["records"] += 1
-            counts["deals"] += item.deals
-            files.add(item.location.file)
-        for diagnostic in diagnostics:
-            files.add(diagnostic.location.file)
-            unusable |= diagnostic.unusable
-            counts[TALLY[diagnostic.severity]] += 1
-            if not quiet:
-                _print_diagnostic(diagnostic, output)
+    shown = shows_progress(err, quiet)
+    with progress_bar(err, "validating", count_records(paths) if shown else None, shown) as tally:
+        for seen, item in enumerate(check(paths), start=1):
+            diagnostics = [item] if isinstance(item, Diagnostic) else item.diagnostics
+            if isinstance(item, RecordReport):
+                counts["records"] += 1
+                counts["deals"] += item.deals
+                files.add(item.location.file)
+            for diagnostic in diagnostics:
+                files.add(diagnostic.location.file)
+                unusable |= diagnostic.unusable
+                counts[TALLY[diagnostic.severity]] += 1
+                if not quiet:
+                    _print_diagnostic(diagnostic, output)
+            tally(seen, counts["deals"])
     failed = counts["errors"] > 0 or (settings.strict and counts["warnings"] > 0)
     summary = (
         f"{len(files)} file(s), {counts['records']} record(s), {counts['deals']} deal(s): "
@@ -141,6 +169,12 @@ def _validate(
 
 def _write_violations(paths: list[str], check: Validator) -> None:
     """Validate each archive and store its diagnostics beside its tables (atomically)."""
+    from recordkit.archive import is_archive
+    from recordkit.archive.store import replace_table
+    from recordkit.archive.tables import VIOLATIONS
+    from recordkit.inputs import violation_batches
+    from recordkit.validate import RecordReport
+
     for name in paths:
         archive = Path(name)
         if not is_archive(archive):
@@ -152,6 +186,7 @@ def _write_violations(paths: list[str], check: Validator) -> None:
 
 
 def _print_diagnostic(diagnostic: Diagnostic, output: str) -> None:
+    """One diagnostic on standard output: a coloured line, or a JSON object."""
     if output == "jsonl":
         sys.stdout.write(orjson.dumps(diagnostic.as_dict()).decode() + "\n")
     else:
@@ -172,6 +207,9 @@ def replay(
 
     Example: recordkit replay samples/french-tarot/club-evening-4p.json --deal 2
     """
+    from recordkit.games import RULESETS
+    from recordkit.validate import Settings, validate_record
+
     raw = _nth_record(path, record)
     report = validate_record(raw, Settings(strict=False))
     for diagnostic in report.diagnostics:
@@ -193,6 +231,9 @@ def replay(
 
 
 def _nth_record(path: Path, number: int) -> RawRecord:
+    """Record number `number` (from 1) of a file; exit 2 if it has none or it cannot be read."""
+    from recordkit.sources import parsed, read_records
+
     for index, raw in enumerate(read_records(path), start=1):
         item = parsed(raw)
         if index == number:
@@ -213,6 +254,10 @@ def _show_deal(
 ) -> None:
     """The deal as replayed: a score sheet's line as such, else its hands (the derived ones
     marked) and its tricks with the running card points each seat has taken."""
+    from rich.table import Table as RichTable
+
+    from recordkit.engine import format_scores
+
     names = [f"{seat}:{name}" for seat, name in enumerate(players)]
     title = f"Deal {number} (dealer {names[deal.dealer % table.players]})"
     if replayed is not None and replayed.sheet:
@@ -253,6 +298,8 @@ def _show_deal(
 def _show_hands(completion: Completion | None, deal: Any, names: list[str]) -> None:
     """The hands as dealt, and any other dealt group the record leaves out: those derived from
     the tricks marked, with a line that says so."""
+    from rich.table import Table as RichTable
+
     dealt = completion.deal if completion is not None else deal
     derived = completion.derived if completion is not None else []
     groups = [(names[seat], f"hands[{seat}]", hand) for seat, hand in enumerate(dealt.hands or [])]
@@ -286,6 +333,8 @@ def _group(deal: Any, path: str) -> str | None:
 
 def _show_sheet(deal: Any, replayed: DealReplay, title: str) -> None:
     """A score sheet's line: the facts it writes, its scores by the rules and as written."""
+    from recordkit.engine import format_scores
+
     out.print(f"{title}: a score-sheet line; its calls and cards were not recorded")
     facts = deal.result.model_dump(mode="json", exclude_none=True) if deal.result is not None else {}
     facts.pop("scores", None)
@@ -322,24 +371,31 @@ def generate(
     """Generate random legal games, scored by the rules.
 
     Examples: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl ;
-    recordkit generate charlemagne --variant maine ; recordkit generate joffre --form tricks
+    recordkit generate charlemagne --variant maine ; recordkit generate joffre --form tricks ;
+    recordkit generate french-tarot -o all_pass=goulash -o misere=true
     """
+    from recordkit.codec import dumps
+    from recordkit.games import RULESETS
+    from recordkit.generate import generate_record
+    from recordkit.sources import write_atomic
+
     ruleset = RULESETS.get(game)
     if ruleset is None:
         err.print(f"[red]unknown game {game!r}; recordkit knows: {', '.join(RULESETS)}")
         raise typer.Exit(2)
-    options = _options(option or [])
-    if variant is not None:
-        options["variant"] = variant
+    options = _options(option or [], variant, ruleset)
+    games = []
+    made = 0
     try:
         if form not in FORMS:
             raise ValueError(f"--form is one of {', '.join(FORMS)}, not {form!r}")
-        games = [
-            generate_record(ruleset, players, deals, seed + i, options, form)  # type: ignore[arg-type]
-            for i in range(records)
-        ]
+        with progress_bar(err, "generating", records, out_path is not None) as tally:
+            for index in range(records):
+                games.append(generate_record(ruleset, players, deals, seed + index, options, form))  # type: ignore[arg-type]
+                made += len(games[-1].deals)
+                tally(index + 1, made)
     except ValueError as error:
-        err.print(f"[red]{error}")
+        err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
     if out_path is not None and out_path.suffix == ".json" and records == 1:
         text = dumps(games[0], indent=True)
@@ -352,16 +408,18 @@ def generate(
         err.print(f"wrote {records} record(s) to {out_path}")
 
 
-def _options(pairs: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"--option takes NAME=VALUE, not {pair!r}")
-        try:
-            options[name.strip()] = orjson.loads(value)
-        except orjson.JSONDecodeError:
-            options[name.strip()] = value
+def _options(pairs: list[str], variant: str | None, ruleset: Any) -> dict[str, Any]:
+    """The `-o NAME=VALUE` options (and `--variant`) the game takes; exit 2, saying what is
+    wrong in words (the option, the values it takes, the nearest one), if it does not."""
+    try:
+        options = parse_options(pairs)
+        if variant is not None:
+            options["variant"] = variant
+        check_options(ruleset.title, ruleset.Options, options)
+    except OptionError as error:
+        for line in str(error).splitlines():
+            err.print(f"[red]{escape(line)}")
+        raise typer.Exit(2) from None
     return options
 
 
@@ -372,8 +430,14 @@ def convert(
     ],
     append: Annotated[bool, typer.Option("--append", help="Add the records to an existing archive.")] = False,
     replace: Annotated[bool, typer.Option("--replace", help="Replace an existing archive.")] = False,
-    strict: Annotated[
-        bool, typer.Option("--strict", help="Write nothing if any record is unreadable.")
+    strict: Annotated[bool, typer.Option("--strict", help="Write nothing if any record is skipped.")] = False,
+    keep_invalid: Annotated[
+        bool,
+        typer.Option(
+            "--keep-invalid",
+            help="Archive records that break a rule too, as written (validate --violations then "
+            "stores what is wrong); without it they are skipped, and said.",
+        ),
     ] = False,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Processes to use; 0 means one per core.")
@@ -382,84 +446,88 @@ def convert(
     """Convert records to a Parquet archive, or an archive back to JSON lines.
 
     The last argument is the output: a directory for an archive, a .jsonl file for records.
-    Writes are atomic: an interrupted conversion leaves the previous archive as it was.
+    Only records that validate go into an archive (--keep-invalid for all that can be read); each
+    record skipped is named. Writes are atomic: an interrupted conversion leaves the previous
+    archive as it was.
 
-    Examples: recordkit convert samples/ out/archive ; recordkit convert out/archive back.jsonl
+    Examples: recordkit convert samples/french-tarot samples/joffre out/archive ;
+    recordkit convert out/archive back.jsonl
     """
+    from recordkit.archive import ArchiveError, from_archive, read_manifest, to_archive
+
     if len(inputs) < 2:
         raise typer.BadParameter("give the inputs and then the output")
     *sources, target = inputs
     output = Path(target)
+    shown = shows_progress(err)
     try:
         if output.suffix.lower() in (".jsonl", ".ndjson", ".json"):
             if len(sources) != 1:
                 raise ArchiveError("converting back takes exactly one archive")
             manifest = read_manifest(Path(sources[0]))
-            with _progress("records", manifest.games) as advance:
-                report = from_archive(Path(sources[0]), output, advance)
+            with progress_bar(err, "converting", manifest.games, deals=False) as tally:
+                report = from_archive(Path(sources[0]), output, tally)
             err.print(f"wrote {report.records} record(s) to {output}")
             return
-        with _progress("records", None) as advance:
+        with progress_bar(err, "converting", count_records(sources) if shown else None) as tally:
             report = to_archive(
                 sources,
                 output,
                 append=append,
                 replace=replace,
                 strict=strict,
-                progress=advance,
+                progress=tally,
                 jobs=jobs or os.cpu_count() or 1,
+                valid_only=not keep_invalid,
             )
     except ArchiveError as error:
-        err.print(f"[red]{error}")
+        err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
-    for diagnostic in report.skipped:
-        err.print(f"[yellow]skipped: {diagnostic.text()}")
+    skipped = _skipped(report.skipped)
     err.print(
         f"wrote {report.records} record(s), {report.deals} deal(s) to {output}"
-        + (f"; skipped {len(report.skipped)} unreadable record(s)" if report.skipped else "")
+        + (f"; skipped {skipped} (recordkit validate shows why)" if skipped else "")
     )
 
 
-@contextmanager
-def _progress(unit: str, total: int | None) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on the terminal (nothing when stderr is not one)."""
-    if not err.is_terminal:
-        yield lambda records, deals: None
-        return
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[deals]} deals"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as bar:
-        task = bar.add_task(f"converting {unit}", total=total, deals=0)
+def _skipped(diagnostics: list[Diagnostic]) -> str:
+    """One line for each record a conversion left out (its first error), and how many there
+    were of each kind: `2 unreadable record(s), 5 record(s) that break a rule`."""
+    records: dict[tuple[str | None, int | None, int | None], list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        where = diagnostic.location
+        records.setdefault((where.file, where.line, where.record), []).append(diagnostic)
+    unreadable = 0
+    for found in records.values():
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        err.print(f"[yellow]skipped: {escape(found[0].text())}{more}")
+        unreadable += any(d.unusable or (d.rule or "").startswith("format.") for d in found)
+    kinds = [(unreadable, "unreadable record(s)"), (len(records) - unreadable, "record(s) that break a rule")]
+    return ", ".join(f"{count} {kind}" for count, kind in kinds if count)
 
-        def advance(records: int, deals: int) -> None:
-            if records % 256 == 0 or records == total:
-                bar.update(task, completed=records, deals=deals)
 
-        yield advance
+STATS_EXTRA = "pip install 'recordkit[stats]'"
+"""How to install what `stats` needs (DuckDB), which the core install leaves out."""
 
 
 @app.command()
 def stats(path: Annotated[Path, typer.Argument(help="An archive, or a record file or directory.")]) -> None:
     """Summarise an archive or record files with DuckDB: games, deals, contracts, success rates, scores.
 
+    Record files are converted first, leaving out the records that do not validate. Needs DuckDB:
+    pip install 'recordkit\\[stats]'.
+
     Example: recordkit stats out/archive
     """
+    from rich.table import Table as RichTable
+
+    from recordkit.archive import ArchiveError
+
+    archive_stats = _stats_query()
     try:
-        if is_archive(path):
-            figures = archive_stats(path)
-        else:
-            with tempfile.TemporaryDirectory() as folder:
-                archive = Path(folder) / "archive"
-                to_archive([str(path)], archive)
-                figures = archive_stats(archive)
+        figures = _figures(path, archive_stats)
     except ArchiveError as error:
-        err.print(f"[red]{error}")
+        err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
     tables = [("Games", figures.games), ("Contracts", figures.contracts), ("Scores", figures.scores)]
     if figures.forms is not None:
@@ -473,6 +541,36 @@ def stats(path: Annotated[Path, typer.Argument(help="An archive, or a record fil
         out.print(view)
 
 
+def _stats_query() -> Callable[[Path], Any]:
+    """`archive_stats`, or exit 2 naming the extra to install when DuckDB is missing."""
+    try:
+        import duckdb  # noqa: F401  (the optional dependency, tried first so as to name it)
+
+        from recordkit.archive.stats import archive_stats
+    except ImportError:
+        err.print(f"recordkit stats needs DuckDB, which is not installed: {STATS_EXTRA}", markup=False)
+        raise typer.Exit(2) from None
+    return archive_stats
+
+
+def _figures(path: Path, archive_stats: Callable[[Path], Any]) -> Any:
+    """The figures of an archive, or of record files converted to a passing archive (their
+    records that validate; the others said, as `convert` says them)."""
+    import tempfile
+
+    from recordkit.archive import is_archive, to_archive
+
+    if is_archive(path):
+        return archive_stats(path)
+    with tempfile.TemporaryDirectory() as folder:
+        archive = Path(folder) / "archive"
+        report = to_archive([str(path)], archive, valid_only=True)
+        skipped = _skipped(report.skipped)
+        if skipped:
+            err.print(f"left out {skipped} (recordkit validate shows why)")
+        return archive_stats(archive)
+
+
 @app.command()
 def schema(
     directory: Annotated[Path, typer.Argument(help="Where to write the JSON Schema files.")] = Path(
@@ -483,6 +581,8 @@ def schema(
 
     Example: recordkit schema spec/schema
     """
+    from recordkit.schema import write_schemas
+
     for path in write_schemas(directory):
         err.print(f"wrote {path}")
 
@@ -515,10 +615,10 @@ def record(
         typer.Option("--random-deal", help="Deal every hand at random from this seed (a demonstration)."),
     ] = None,
 ) -> None:
-    """Record a game live at the table: type what you know of the cards dealt (every hand, only your
-    own, or none), then each call and card as it happens.
+    """Record a game live at the table, each call and card checked as it happens.
 
-    Each action is checked at once (an illegal one is refused with the reason). A hand not given is
+    Type what you know of the cards dealt (every hand, only your own, or none), then each call and
+    card as it is played. Each action is checked at once (an illegal one is refused with the reason). A hand not given is
     derived from the cards its seat plays: a card already played, known to be elsewhere, or of a
     suit its seat failed to follow is refused, naming the trick; the full check runs at the end of
     the deal, and the record leaves out what was not given. Every step is journaled to disk, and
@@ -527,9 +627,11 @@ def record(
 
     Example: recordkit record french-tarot --players Anne,Bruno,Claire,Denis --out game.json
     """
-    options = _options(option or [])
-    if variant is not None:
-        options["variant"] = variant
+    from recordkit.games import RULESETS
+    from recordkit.recorder.terminal import Session, open_recorder
+
+    ruleset = RULESETS.get(game)
+    options = _options(option or [], variant, ruleset) if ruleset is not None else {}
     names = [name.strip() for name in players.split(",")] if players else None
     try:
         recorder, notes = open_recorder(

@@ -19,7 +19,6 @@ from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 from recordkit.diagnostics import Diagnostic
-from recordkit.inputs import input_records
 from recordkit.parallel import chunked
 from recordkit.validate import RecordReport, Settings, findings_of
 
@@ -79,6 +78,8 @@ def validate_on_cluster(
 ) -> Iterator[RecordReport | Diagnostic]:
     """What validating every record of `paths` finds, worked out on the cluster, in input order
     (exactly what `validate_inputs` gives)."""
+    from recordkit.inputs import input_records  # pyarrow: imported by the command that needs it
+
     chunks = chunked(input_records(paths, settings, parse=False), CHUNK_RECORDS)
     for found in cluster_map(partial(findings_of, settings), chunks, client):
         yield from found

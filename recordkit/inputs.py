@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from recordkit.archive.columnar import archive_items
 from recordkit.archive.store import ArchiveError, is_archive
@@ -13,6 +12,9 @@ from recordkit.archive.tables import VIOLATIONS
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.sources import raw_records
 from recordkit.validate import Item, RecordReport, Settings, validate_items
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def validate_inputs(
@@ -40,6 +42,8 @@ def input_records(paths: Iterable[str], settings: Settings, parse: bool = True) 
 
 def violation_batches(reports: Iterable[RecordReport], size: int = 65536) -> Iterator[pa.RecordBatch]:
     """The violations of archive records as rows of the violations table (game_id = record - 1)."""
+    import pyarrow as pa  # only `validate --violations` needs it here
+
     columns: dict[str, list[object]] = {name: [] for name in VIOLATIONS.names}
     for report in reports:
         for diagnostic in report.diagnostics:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +67,12 @@ def to_archive(
     progress: Progress | None = None,
     batch_deals: int = BATCH_DEALS,
     jobs: int = 1,
+    valid_only: bool = False,
 ) -> ConvertReport:
     """Convert JSON/JSONL files (or directories of them) into the archive at `target`.
 
-    Records that cannot be read are reported and skipped (with `strict`, nothing is written).
+    Records that cannot be read are reported and skipped (with `strict`, nothing is written);
+    with `valid_only`, so are records that break a rule (the command line's default).
     With `jobs` > 1 the records are replayed on that many processes; the archive is the same.
     """
     if target.exists() and not append and not replace:
@@ -79,7 +82,8 @@ def to_archive(
     buffered: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLES}
     games = deals = 0
     try:
-        for chunk in ordered_map(rows_of, chunked(raw_records(paths, parse=jobs <= 1)), jobs):
+        rows = partial(rows_of, valid_only=True) if valid_only else rows_of
+        for chunk in ordered_map(rows, chunked(raw_records(paths, parse=jobs <= 1)), jobs):
             report.skipped += chunk.skipped
             for name, batch in chunk.batches.items():
                 buffered[name].append(_shift_game_ids(batch, writer.manifest.games + games))
@@ -102,8 +106,9 @@ def to_archive(
     return report
 
 
-def rows_of(items: list[Source], fast: bool = True) -> Converted:
-    """Replay each record and make its rows (a worker's job); unreadable records are left out.
+def rows_of(items: list[Source], fast: bool = True, valid_only: bool = False) -> Converted:
+    """Replay each record and make its rows (a worker's job); unreadable records are left out,
+    and with `valid_only` records with errors too.
 
     A clean record is replayed on the fast path (`fast`: the tests turn it off to compare), any
     other through the full validation."""
@@ -115,7 +120,7 @@ def rows_of(items: list[Source], fast: bool = True) -> Converted:
             skipped.append(item)
             continue
         report = (fast and _replayed_fast(item)) or validate_record(item, Settings(strict=True))
-        if _complete(report):
+        if _complete(report) and not (valid_only and _errors(report)):
             rows.add(rows.games, report, _source(item.location))
         else:
             skipped += [d for d in report.diagnostics if d.severity == Severity.ERROR]
@@ -143,6 +148,11 @@ def _shift_game_ids(batch: pa.RecordBatch, offset: int) -> pa.RecordBatch:
     index = batch.schema.get_field_index("game_id")
     shifted = pc.add(batch.column(index), pa.scalar(offset, batch.schema.field(index).type))
     return batch.set_column(index, batch.schema.field(index), shifted)
+
+
+def _errors(report: RecordReport) -> bool:
+    """A record that breaks a rule (an error, not a warning or note)."""
+    return any(d.severity == Severity.ERROR for d in report.diagnostics)
 
 
 def _complete(report: RecordReport) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from recordkit.cards import TAROT_TRUMP_SUIT, ids_of
 from recordkit.diagnostics import Violation
@@ -31,10 +31,8 @@ from recordkit.rules.base import (
     size_check,
     unknown_card,
 )
-from recordkit.rules.columns import Bools, ColumnRows
 from recordkit.rules.french_tarot import (
     announcements,
-    columnar,
     contract,
     partial,
     play,
@@ -69,6 +67,9 @@ from recordkit.rules.french_tarot.scoring import (
     deal_scores,
 )
 from recordkit.rules.french_tarot.state import PHASE_OF_KIND, Phase, TarotState
+
+if TYPE_CHECKING:
+    from recordkit.rules.columns import Bools, ColumnRows
 
 _PLAYING = Phase.PLAY
 """A module constant: looking up an enum member costs 0.2 µs, once per card played."""
@@ -599,6 +600,8 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         return bool(bit(card) & TRUMPS)
 
     def prove_columns(self, rows: ColumnRows) -> Bools:
+        from recordkit.rules.french_tarot import columnar  # NumPy and pyarrow: only for archives
+
         return columnar.prove_columns(rows)
 
     def as_written(self, table: Table, deal: dict[str, Any], state: TarotState, calls: list[Action]) -> bool:

@@ -1,0 +1,81 @@
+"""Trick play shared by the generator's heuristic players (`recordkit.players`).
+
+A game describes its cards through a `Sense` (who wins a trick, who plays with whom, what a card
+brings to the trick and how strong it is); `follow` and `lead` then choose a reasonable card among
+the legal ones the ruleset offers: never anything else, so a player cannot make an illegal move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from recordkit.rules.base import PlayedTrick
+
+
+@dataclass(frozen=True, slots=True)
+class Sense:
+    """What a player knows of a game's cards in a deal's state (`Any`: each game's own state)."""
+
+    winner: Callable[[Any, list[int]], int]
+    """Index of the card that wins these cards played to a trick (the first card led)."""
+    side: Callable[[Any, int], int]
+    """The side a seat plays for: partners share it."""
+    value: Callable[[Any, int], float]
+    """What a card brings to the side that wins its trick (card points; 0 where none count)."""
+    strength: Callable[[Any, int], float]
+    """How strong a card is to keep: trumps above plain cards, high ranks above low ones."""
+    size: Callable[[Any], int]
+    """Cards in a full trick: the players in the play."""
+    suit: Callable[[Any, int], int]
+    """The suit a card follows as (trumps are their own suit)."""
+    trump: Callable[[Any], int | None]
+    """The trump suit as `suit` numbers it (None: no trump)."""
+
+
+def follow(sense: Sense, state: Any, seat: int, trick: PlayedTrick, legal: list[int]) -> int:
+    """A card to a trick already led: give points to a partner who wins it when playing last, take
+    it with the cheapest card that wins from an opponent, otherwise shed the least useful card."""
+    cards = trick.cards
+    best = sense.winner(state, cards)
+    last = len(cards) + 1 == sense.size(state)
+    if sense.side(state, trick.seats[best]) == sense.side(state, seat):
+        if last:
+            return min(legal, key=lambda c: (-sense.value(state, c), sense.strength(state, c)))
+        return min(legal, key=lambda c: (abs(sense.value(state, c)), sense.strength(state, c)))
+    winners = [c for c in legal if sense.winner(state, [*cards, c]) == len(cards)]
+    if winners:
+        if last:
+            return min(winners, key=lambda c: (-sense.value(state, c), sense.strength(state, c)))
+        return min(winners, key=lambda c: (abs(sense.value(state, c)), sense.strength(state, c)))
+    return min(legal, key=lambda c: (sense.value(state, c), sense.strength(state, c)))
+
+
+def lead(sense: Sense, state: Any, legal: list[int], outstanding: list[int], attack: bool) -> int:
+    """A card to lead: the declaring side draws trumps while it holds enough of them; anyone leads
+    a card no outstanding card of its suit beats; else the lowest card of the longest plain suit.
+    `outstanding` are the cards the other players in the play still hold."""
+    trump = sense.trump(state)
+    mine = [c for c in legal if trump is not None and sense.suit(state, c) == trump]
+    theirs = [c for c in outstanding if trump is not None and sense.suit(state, c) == trump]
+    if attack and mine and theirs and 2 * len(mine) >= len(theirs):
+        return max(mine, key=lambda c: sense.strength(state, c))
+    plain = [c for c in legal if c not in mine] or legal
+    masters = [c for c in plain if is_master(sense, state, c, outstanding)]
+    if masters:
+        return max(masters, key=lambda c: (sense.value(state, c), sense.strength(state, c)))
+    lengths: dict[int, int] = {}
+    for card in plain:
+        lengths[sense.suit(state, card)] = lengths.get(sense.suit(state, card), 0) + 1
+    return min(
+        plain,
+        key=lambda c: (-lengths[sense.suit(state, c)], sense.value(state, c), sense.strength(state, c)),
+    )
+
+
+def is_master(sense: Sense, state: Any, card: int, outstanding: list[int]) -> bool:
+    """Whether no card still out of the leader's hand beats this card in its own suit."""
+    suit, strength = sense.suit(state, card), sense.strength(state, card)
+    return all(sense.suit(state, c) != suit or sense.strength(state, c) < strength for c in outstanding)
+

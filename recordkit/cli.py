@@ -318,8 +318,16 @@ def generate(
             "or sheet (the score sheet's line only)."
         ),
     ] = "full",
+    uniform: Annotated[
+        bool,
+        typer.Option(
+            "--random",
+            help="Choose every legal action at random (as the property tests do) instead of playing "
+            "like a club player, who bids from his hand's strength and plays a reasonable card.",
+        ),
+    ] = False,
 ) -> None:
-    """Generate random legal games, scored by the rules.
+    """Generate legal games, scored by the rules, played by heuristic players (or at random).
 
     Examples: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl ;
     recordkit generate charlemagne --variant maine ; recordkit generate joffre --form tricks
@@ -335,7 +343,15 @@ def generate(
         if form not in FORMS:
             raise ValueError(f"--form is one of {', '.join(FORMS)}, not {form!r}")
         games = [
-            generate_record(ruleset, players, deals, seed + i, options, form)  # type: ignore[arg-type]
+            generate_record(
+                ruleset,
+                players,
+                deals,
+                seed + i,
+                options,
+                form,  # type: ignore[arg-type]
+                "random" if uniform else "heuristic",
+            )
             for i in range(records)
         ]
     except ValueError as error:

@@ -78,4 +78,3 @@ def is_master(sense: Sense, state: Any, card: int, outstanding: list[int]) -> bo
     """Whether no card still out of the leader's hand beats this card in its own suit."""
     suit, strength = sense.suit(state, card), sense.strength(state, card)
     return all(sense.suit(state, c) != suit or sense.strength(state, c) < strength for c in outstanding)
-

@@ -30,7 +30,9 @@ def tricks_with(variant: str, hand: int, trump: int) -> float:
     ctx = context(variant, trump)
     held = ids_of(hand)
     trumps = [c for c in held if ctx.suit[c] == trump]
-    tricks = sum(1.0 if ctx.power[c] >= TOP_TRUMPS + 1 else 0.7 if ctx.power[c] >= TOP_TRUMPS else 0.45 for c in trumps)
+    tricks = sum(
+        1.0 if ctx.power[c] >= TOP_TRUMPS + 1 else 0.7 if ctx.power[c] >= TOP_TRUMPS else 0.45 for c in trumps
+    )
     tricks += 0.4 * max(0, len(trumps) - 3)
     for suit in set(range(4)) - {trump}:
         ranks = sorted((ctx.power[c] for c in held if ctx.suit[c] == suit), reverse=True)
@@ -55,7 +57,11 @@ def bid(state: CharlemagneState, choices: list[Action]) -> Action:
     hand = state.hands[seat]
     estimate = {s: tricks_with(state.variant, hand, s) + PARTNER_TRICKS + AMBITION for s in range(4)}
     bonus = 0.3 if not state.maine else 0.0  # the kitty
-    plain = [a for a in choices if ladder[a.value].level and not ladder[a.value].misere and not ladder[a.value].alone]
+    plain = [
+        a
+        for a in choices
+        if ladder[a.value].level and not ladder[a.value].misere and not ladder[a.value].alone
+    ]
     real = [a for a in plain if ladder[a.value].need >= 5]
 
     def tricks(action: Action) -> float:

@@ -52,17 +52,28 @@ def follow(sense: Sense, state: Any, seat: int, trick: PlayedTrick, legal: list[
     return min(legal, key=lambda c: (sense.value(state, c), sense.strength(state, c)))
 
 
-def lead(sense: Sense, state: Any, legal: list[int], outstanding: list[int], attack: bool) -> int:
-    """A card to lead: the declaring side draws trumps while it holds enough of them; anyone leads
-    a card no outstanding card of its suit beats; else the lowest card of the longest plain suit.
-    `outstanding` are the cards the other players in the play still hold."""
+def lead(sense: Sense, state: Any, seat: int, legal: list[int], outstanding: list[int], attack: bool) -> int:
+    """A card to lead: the declaring side draws trumps while it holds enough of them; the defence
+    leads a suit the declaring side has shown it lacks (making it trump); anyone leads a card no
+    outstanding card of its suit beats, unless an opponent would trump it; else the lowest card of
+    the longest plain suit. `outstanding` are the cards the other players in the play still hold."""
     trump = sense.trump(state)
     mine = [c for c in legal if trump is not None and sense.suit(state, c) == trump]
     theirs = [c for c in outstanding if trump is not None and sense.suit(state, c) == trump]
     if attack and mine and theirs and 2 * len(mine) >= len(theirs):
         return max(mine, key=lambda c: sense.strength(state, c))
     plain = [c for c in legal if c not in mine] or legal
-    masters = [c for c in plain if is_master(sense, state, c, outstanding)]
+    lacking = voids(sense, state, seat) if trump is not None else set()
+    forcing = [c for c in plain if sense.suit(state, c) in lacking]
+    if forcing and not attack:
+        return min(forcing, key=lambda c: (sense.value(state, c), sense.strength(state, c)))
+    top = highest(sense, state, outstanding)
+    masters = [
+        c
+        for c in plain
+        if sense.strength(state, c) > top.get(sense.suit(state, c), -1.0)
+        and sense.suit(state, c) not in lacking
+    ]
     if masters:
         return max(masters, key=lambda c: (sense.value(state, c), sense.strength(state, c)))
     lengths: dict[int, int] = {}
@@ -74,7 +85,23 @@ def lead(sense: Sense, state: Any, legal: list[int], outstanding: list[int], att
     )
 
 
-def is_master(sense: Sense, state: Any, card: int, outstanding: list[int]) -> bool:
-    """Whether no card still out of the leader's hand beats this card in its own suit."""
-    suit, strength = sense.suit(state, card), sense.strength(state, card)
-    return all(sense.suit(state, c) != suit or sense.strength(state, c) < strength for c in outstanding)
+def voids(sense: Sense, state: Any, seat: int) -> set[int]:
+    """The suits an opponent of `seat` has shown he lacks, by playing another suit to their lead."""
+    side = sense.side(state, seat)
+    lacking: set[int] = set()
+    for trick in state.tricks:
+        led = sense.suit(state, trick.cards[0])
+        for card, player in zip(trick.cards[1:], trick.seats[1:], strict=True):
+            if sense.side(state, player) != side and sense.suit(state, card) != led:
+                lacking.add(led)
+    return lacking
+
+
+def highest(sense: Sense, state: Any, cards: list[int]) -> dict[int, float]:
+    """The strength of the strongest of these cards in each suit they hold."""
+    top: dict[int, float] = {}
+    for card in cards:
+        suit, strength = sense.suit(state, card), sense.strength(state, card)
+        if strength > top.get(suit, -1.0):
+            top[suit] = strength
+    return top

@@ -14,13 +14,15 @@ from recordkit.rules.base import Action
 from recordkit.rules.cardplay import Sense, follow, lead
 from recordkit.rules.charlemagne import play
 from recordkit.rules.charlemagne.bids import LADDERS
-from recordkit.rules.charlemagne.cards import ACE, KING, TRUMP_BASE, Context, context
+from recordkit.rules.charlemagne.cards import ACE, KING, TRICKS, TRUMP_BASE, Context, context
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 
-PARTNER_TRICKS = 1.7
+PARTNER_TRICKS = 1.4
 """The tricks a bidder counts on from his partner."""
 AMBITION = 0.4
 """How far above his sure count a bidder rounds up."""
+SLAM_MARGIN = 1.0
+"""What a contract of every trick needs beyond its eight: one trick lost fails it."""
 TOP_TRUMPS = TRUMP_BASE + 10
 """Powers from here up are the jokers and the bars (Maine: the 9 and the jacks)."""
 
@@ -69,7 +71,11 @@ def bid(state: CharlemagneState, choices: list[Action]) -> Action:
         suit = ladder[action.value].suit
         return (estimate[suit] if suit is not None else max(estimate.values())) + bonus
 
-    fitting = [a for a in real if ladder[a.value].need <= tricks(a)]
+    fitting = [
+        a
+        for a in real
+        if ladder[a.value].need + (SLAM_MARGIN if ladder[a.value].need == TRICKS else 0) <= tricks(a)
+    ]
     if fitting:
         return max(fitting, key=lambda a: (ladder[a.value].level, tricks(a)))
     passes = [a for a in choices if not ladder[a.value].level]
@@ -124,7 +130,7 @@ def card(state: CharlemagneState, seat: int, legal: list[int]) -> int:
         return follow(SENSE, state, seat, trick, legal)
     others = sum(h for s, h in enumerate(state.hands) if s != seat and state.active(s))
     attack = state.bidder is not None and seat % 2 == state.bidder % 2
-    return lead(SENSE, state, legal, ids_of(others), attack)
+    return lead(SENSE, state, seat, legal, ids_of(others), attack)
 
 
 def choose(state: CharlemagneState, choices: list[Action], rng: random.Random) -> Action:

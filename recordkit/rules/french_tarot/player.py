@@ -29,7 +29,7 @@ from recordkit.rules.french_tarot.cards import (
 )
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
-THRESHOLDS = {3: (46, 55, 65, 74), 4: (38, 49, 60, 70), 5: (32, 40, 50, 58)}
+THRESHOLDS = {3: (44, 51, 61, 71), 4: (40, 51, 62, 72), 5: (30, 36, 46, 55)}
 """The hand count each bid needs (petite, garde, garde sans, garde contre), by number of players."""
 HONOUR_COUNT = {14: 6, 13: 3, 12: 2, 11: 1}
 """What a King, Queen, Knight and Jack add to a hand's count."""
@@ -146,7 +146,7 @@ def card(state: TarotState, seat: int, legal: list[int]) -> int:
                 return EXCUSE
     if trick is None or not trick.cards:
         outstanding = ids_of(sum(h for s, h in enumerate(state.hands) if s != seat) & ~EXCUSE_BIT)
-        return lead(SENSE, state, others, outstanding, seat in state.attack())
+        return lead(SENSE, state, seat, others, outstanding, seat in state.attack())
     return follow(SENSE, state, seat, trick, others)
 
 

@@ -18,8 +18,9 @@ from recordkit.rules.joffre.state import JoffreState, Phase
 
 PARTNER_TRICKS = 1.5
 """The tricks a bidder counts on from his partner in team play."""
-AMBITION = 0.6
-"""How far above his sure count a bidder rounds up: real tables bid to the edge of what they make."""
+AMBITION = {3: 1.0, 4: 0.6}
+"""How far above his sure count a bidder rounds up, by the number of players: real tables bid to
+the edge of what they make (ten tricks at three players leave more to gain)."""
 
 
 def rank(cards: JoffreCards, card: int) -> int:
@@ -58,7 +59,7 @@ def bid(state: JoffreState, choices: list[Action]) -> Action:
     _nation, tricks = best_nation(state.cards, state.hands[seat])
     if state.teams:
         tricks += PARTNER_TRICKS
-    wanted = int(tricks + AMBITION)
+    wanted = int(tricks + AMBITION[state.players])
     bids = [a for a in choices if a.value and not is_no_trump(a.value)]
     fitting = [a for a in bids if bid_number(a.value) <= wanted]
     if fitting:
@@ -98,7 +99,7 @@ def card(state: JoffreState, seat: int, legal: list[int]) -> int:
         return max((c for c in legal if state.cards.nation[c] == nation), default=max(legal))
     outstanding = ids_of(sum(h for s, h in enumerate(state.hands) if s != seat))
     attack = state.bidder is not None and state.side(seat) == state.side(state.bidder)
-    return lead(SENSE, state, legal, outstanding, attack)
+    return lead(SENSE, state, seat, legal, outstanding, attack)
 
 
 def choose(state: JoffreState, choices: list[Action], rng: random.Random) -> Action:

@@ -136,9 +136,9 @@ def test_joffre_bids_spread_and_are_mostly_made() -> None:
 
 
 def test_french_tarot_takers_succeed_as_at_a_table() -> None:
-    """The random taker succeeds about one deal in five; the heuristic one about half the time or more."""
-    assert made_rate(contracts("french-tarot", 4, {}, "random", 60)) < 0.35
-    assert made_rate(contracts("french-tarot", 4, {}, "heuristic", 60)) > 0.45
+    """The random taker succeeds about one deal in six; the heuristic one about half the time or more."""
+    assert made_rate(contracts("french-tarot", 4, {}, "random", 150)) < 0.3
+    assert made_rate(contracts("french-tarot", 4, {}, "heuristic", 150)) > 0.4
 
 
 def test_french_tarot_poignees_are_shown_and_the_excuse_is_not_kept_to_the_end() -> None:

@@ -53,14 +53,14 @@ def follow(sense: Sense, state: Any, seat: int, trick: PlayedTrick, legal: list[
 
 
 def lead(sense: Sense, state: Any, seat: int, legal: list[int], outstanding: list[int], attack: bool) -> int:
-    """A card to lead: the declaring side draws trumps while it holds enough of them; the defence
+    """A card to lead: the declaring side draws trumps while it holds as many as the others together; the defence
     leads a suit the declaring side has shown it lacks (making it trump); anyone leads a card no
     outstanding card of its suit beats, unless an opponent would trump it; else the lowest card of
     the longest plain suit. `outstanding` are the cards the other players in the play still hold."""
     trump = sense.trump(state)
     mine = [c for c in legal if trump is not None and sense.suit(state, c) == trump]
     theirs = [c for c in outstanding if trump is not None and sense.suit(state, c) == trump]
-    if attack and mine and theirs and 2 * len(mine) >= len(theirs):
+    if attack and mine and theirs and len(mine) >= len(theirs):
         return max(mine, key=lambda c: sense.strength(state, c))
     plain = [c for c in legal if c not in mine] or legal
     lacking = voids(sense, state, seat) if trump is not None else set()

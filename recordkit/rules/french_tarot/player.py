@@ -29,7 +29,7 @@ from recordkit.rules.french_tarot.cards import (
 )
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
-THRESHOLDS = {3: (44, 51, 61, 71), 4: (40, 51, 62, 72), 5: (30, 36, 46, 55)}
+THRESHOLDS = {3: (42, 52, 63, 73), 4: (40, 46, 58, 68), 5: (29, 37, 48, 57)}
 """The hand count each bid needs (petite, garde, garde sans, garde contre), by number of players."""
 HONOUR_COUNT = {14: 6, 13: 3, 12: 2, 11: 1}
 """What a King, Queen, Knight and Jack add to a hand's count."""

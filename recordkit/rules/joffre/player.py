@@ -7,15 +7,17 @@ Every choice is one of the legal actions the ruleset offers (`recordkit.players`
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from recordkit.cards import ids_of
 from recordkit.rules.base import Action
 from recordkit.rules.cardplay import Sense, follow, lead
 from recordkit.rules.joffre import play
-from recordkit.rules.joffre.cards import NO_TRUMP, JoffreCards
+from recordkit.rules.joffre.cards import NO_TRUMP, JoffreCards, cards_for
 from recordkit.rules.joffre.record import bid_number, is_no_trump
 from recordkit.rules.joffre.state import JoffreState, Phase
 
+THREE_PLAYER_DECK = 30
 PARTNER_TRICKS = 1.5
 """The tricks a bidder counts on from his partner in team play."""
 AMBITION = {3: 1.0, 4: 0.6}
@@ -23,9 +25,16 @@ AMBITION = {3: 1.0, 4: 0.6}
 the edge of what they make (ten tricks at three players leave more to gain)."""
 
 
+@cache
+def ranks(deck: int) -> tuple[int, ...]:
+    """Each card's rank inside its nation, 0 (the unnumbered card) to 7 (the General), for a deck of
+    this many cards (30 or 32)."""
+    return tuple(int(code[1:]) for code in cards_for(3 if deck == THREE_PLAYER_DECK else 4).deck.codes)
+
+
 def rank(cards: JoffreCards, card: int) -> int:
-    """A card's rank inside its nation, 0 (the unnumbered card) to 7 (the General)."""
-    return int(cards.deck.codes[card][1:])
+    """A card's rank inside its nation."""
+    return ranks(len(cards.deck))[card]
 
 
 def trump_tricks(cards: JoffreCards, hand: int, nation: int) -> float:

@@ -193,7 +193,7 @@ def write_tarot(path: Path, tricks: Path, deals: int, unique: int, seed: int) ->
 
     ruleset = RULESETS["french-tarot"]
     records = [
-        generate_record(ruleset, 4, DEALS_PER_RECORD, seed + i)
+        generate_record(ruleset, 4, DEALS_PER_RECORD, seed + i, player="random")
         for i in range(max(1, min(unique, deals) // DEALS_PER_RECORD))
     ]
     for target, lines in zip((path, tricks), _both_forms(ruleset, records), strict=True):
@@ -262,7 +262,9 @@ def write_game(
     records = []
     written = 0
     while written < deals:
-        records.append(generate_record(ruleset, players, DEALS_PER_RECORD, seed + written, options))
+        records.append(
+            generate_record(ruleset, players, DEALS_PER_RECORD, seed + written, options, player="random")
+        )
         written += len(records[-1].deals)
     for target, lines in zip((path, tricks), _both_forms(ruleset, records), strict=True):
         target.write_text("".join(lines))

@@ -367,8 +367,16 @@ def generate(
             "or sheet (the score sheet's line only)."
         ),
     ] = "full",
+    uniform: Annotated[
+        bool,
+        typer.Option(
+            "--random",
+            help="Choose every legal action at random (as the property tests do) instead of playing "
+            "like a club player, who bids from his hand's strength and plays a reasonable card.",
+        ),
+    ] = False,
 ) -> None:
-    """Generate random legal games, scored by the rules.
+    """Generate legal games, scored by the rules, played by heuristic players (or at random).
 
     Examples: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl ;
     recordkit generate charlemagne --variant maine ; recordkit generate joffre --form tricks ;
@@ -391,7 +399,17 @@ def generate(
             raise ValueError(f"--form is one of {', '.join(FORMS)}, not {form!r}")
         with progress_bar(err, "generating", records, out_path is not None) as tally:
             for index in range(records):
-                games.append(generate_record(ruleset, players, deals, seed + index, options, form))  # type: ignore[arg-type]
+                games.append(
+                    generate_record(
+                        ruleset,
+                        players,
+                        deals,
+                        seed + index,
+                        options,
+                        form,  # type: ignore[arg-type]
+                        "random" if uniform else "heuristic",
+                    )
+                )
                 made += len(games[-1].deals)
                 tally(index + 1, made)
     except ValueError as error:

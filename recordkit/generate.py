@@ -1,4 +1,8 @@
-"""Random legal games, played through the same ruleset that validates them; reproducible by seed."""
+"""Legal games, played through the same ruleset that validates them; reproducible by seed.
+
+Who chooses each action is a player (`recordkit.players`): the heuristic one by default, whose
+games look like a real table's, or the uniform random one the property tests explore the rules with.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from recordkit.model import RecordBase
+from recordkit.players import Player, PlayerName, player_for, random_player
 from recordkit.rules.base import Ruleset
 
 DEFAULT_NAMES = ("Anne", "Bruno", "Claire", "Denis", "Elise", "Farid", "Gilles", "Hélène")
@@ -23,9 +28,12 @@ def generate_record(
     seed: int,
     options: dict[str, Any] | None = None,
     form: Form = "full",
+    player: PlayerName = "heuristic",
 ) -> RecordBase:
-    """A whole game of `deals` random legal deals, scored by the rules, with running totals,
-    each deal written in `form` (the same game whatever the form, for a seed)."""
+    """A whole game of `deals` legal deals chosen by `player` (`random`: uniform, for property
+    tests), scored by the rules, with running totals, each deal written in `form` (the same game
+    whatever the form, for a seed and a player)."""
+    chooser = player_for(ruleset, player)
     rng = random.Random(seed)
     opts = ruleset.Options.model_validate(options or {})
     table, problems = ruleset.table(opts, players)
@@ -35,7 +43,7 @@ def generate_record(
     totals: list[int | float] = [0] * players
     written = []
     for _ in range(deals):
-        deal, state = generate_deal(ruleset, table, dealer, rng, totals)
+        deal, state = generate_deal(ruleset, table, dealer, rng, totals, chooser)
         scores = list(deal.result.scores) if deal.result is not None else [0] * players
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         deal.totals = totals
@@ -67,8 +75,11 @@ def generate_deal(
     dealer: int,
     rng: random.Random,
     before: Sequence[int | float] | None = None,
+    player: Player | None = None,
 ) -> tuple[Any, Any]:
-    """One random legal deal, with its result as the rules score it, and its final state."""
+    """One legal deal, each action chosen by `player` (uniform random when None), with its result
+    as the rules score it, and its final state."""
+    choose = player or random_player(ruleset)
     dealt = ruleset.deal_random(table, dealer, rng)
     state, problems = ruleset.start(table, dealt, before)
     if problems:
@@ -76,7 +87,7 @@ def generate_deal(
     actions = []
     while ruleset.turn(state) is not None:
         choices = ruleset.legal(state)
-        action = rng.choices(choices, weights=[ruleset.weight(state, a) for a in choices])[0]
+        action = choose(state, choices, rng)
         problems = ruleset.advance(state, action)
         if problems:
             raise AssertionError(f"{ruleset.name} offered an illegal action {action}: {problems}")

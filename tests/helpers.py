@@ -58,7 +58,7 @@ def generated(
     players: int, seed: int, deals: int = 3, options: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """A generated French Tarot record as a canonical JSON value (a fresh copy each time)."""
-    record = generate_record(TAROT, players, deals, seed, options)
+    record = generate_record(TAROT, players, deals, seed, options, player="random")
     return copy.deepcopy(orjson.loads(orjson.dumps(to_data(record))))
 
 

@@ -64,7 +64,7 @@ def test_round_trip_is_exact_for_every_game(
     records = []
     for ruleset, players, options, seed in games:
         try:
-            records.append(to_data(generate_record(ruleset, players, 2, seed, options)))
+            records.append(to_data(generate_record(ruleset, players, 2, seed, options, player="random")))
         except ValueError:
             continue
     source = write_jsonl(folder / "in.jsonl", records)

@@ -486,7 +486,7 @@ def test_some_hands_known_keeps_the_verdict(seed: int, options: dict[str, Any], 
 def test_generated_partial_forms_validate_clean(seed: int, options: dict[str, Any], form: Form) -> None:
     """charlemagne.partial.hands, charlemagne.sheet: `recordkit generate --form tricks|sheet` writes
     valid records, the same game as the full form."""
-    record = generate_record(CHARLEMAGNE, 4, 6, seed, options, form=form)
+    record = generate_record(CHARLEMAGNE, 4, 6, seed, options, form=form, player="random")
     data = orjson.loads(orjson.dumps(to_data(record)))
     assert verdict(data) == []
     full = generated(seed, options, deals=6)

@@ -36,7 +36,7 @@ any_options = st.tuples(variants, option_values(CharlemagneOptions)).map(lambda 
 
 def generated(seed: int, options: dict[str, Any], deals: int = 3) -> dict[str, Any]:
     """A generated Charlemagne record as a canonical JSON value (a fresh copy each time)."""
-    record = generate_record(CHARLEMAGNE, 4, deals, seed, options)
+    record = generate_record(CHARLEMAGNE, 4, deals, seed, options, player="random")
     return copy.deepcopy(orjson.loads(orjson.dumps(to_data(record))))
 
 

@@ -286,7 +286,7 @@ def generated_records(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
     name, form = draw(st.sampled_from(GAME_FORMS))
     ruleset = RULESETS[name]
     players = draw(st.sampled_from(ruleset.player_counts))
-    record = generate_record(ruleset, players, 3, draw(st.integers(0, 10_000)), form=form)
+    record = generate_record(ruleset, players, 3, draw(st.integers(0, 10_000)), form=form, player="random")
     return name, players, orjson.loads(orjson.dumps(to_data(record)))
 
 

@@ -463,7 +463,7 @@ def generated(
     if n == 3:
         options = {**options, "mode": "individual"}
     try:
-        made = generate_record(JOFFRE, n, deals, seed, options, form)
+        made = generate_record(JOFFRE, n, deals, seed, options, form, "random")
     except ValueError:
         return {}
     return copy.deepcopy(orjson.loads(orjson.dumps(to_data(made))))

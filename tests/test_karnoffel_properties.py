@@ -38,7 +38,7 @@ a few limits on the number of raises."""
 
 def generated(n: int, seed: int, opts: dict[str, Any], deals: int = 4) -> dict[str, Any]:
     """A generated Karnöffel record as a canonical JSON value."""
-    record = generate_record(KARNOFFEL, n, deals, seed, opts)
+    record = generate_record(KARNOFFEL, n, deals, seed, opts, player="random")
     return copy.deepcopy(orjson.loads(orjson.dumps(to_data(record))))
 
 

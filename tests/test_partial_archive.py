@@ -88,7 +88,7 @@ def test_every_form_of_every_game_round_trips_and_validates_alike(
     lines = []
     for (ruleset, players, options, seed), form in games:
         try:
-            lines.append(dumps(generate_record(ruleset, players, 2, seed, options, form)))
+            lines.append(dumps(generate_record(ruleset, players, 2, seed, options, form, "random")))
         except ValueError:  # an option this number of players does not allow
             continue
     source = write_lines(folder / "in.jsonl", lines)

@@ -45,7 +45,7 @@ games = st.sampled_from(sorted(RULESETS)).flatmap(
 def play(game: tuple[Ruleset[Any, Any, Any], int, dict[str, Any], int], deals: int = 3) -> dict[str, Any]:
     ruleset, players, options, seed = game
     try:
-        record = generate_record(ruleset, players, deals, seed, options)
+        record = generate_record(ruleset, players, deals, seed, options, player="random")
     except ValueError:  # an option that this number of players does not allow
         return {}
     return orjson.loads(orjson.dumps(to_data(record)))

@@ -628,7 +628,9 @@ TAROT_CODES = list(DECK.codes)
 
 def generated(n: int, seed: int, options: dict[str, Any], form: Form = "full") -> Any:
     """A generated French Tarot record of three deals, in the form asked for, as JSON."""
-    return orjson.loads(orjson.dumps(to_data(generate_record(TAROT, n, 3, seed, options, form=form))))
+    return orjson.loads(
+        orjson.dumps(to_data(generate_record(TAROT, n, 3, seed, options, form=form, player="random")))
+    )
 
 
 def places(data: dict[str, Any]) -> list[tuple[Any, ...]]:

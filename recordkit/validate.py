@@ -99,7 +99,7 @@ def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:
     raw = parsed(item)
     if isinstance(raw, Diagnostic):
         return raw
-    deals = clean_replays(raw.data, settings.game) if within_limits(raw.data) else None
+    deals = clean_replays(raw.data, settings.game)
     if deals is not None:
         return RecordReport(raw.location, _notes(raw, deals), deal_count=len(deals))
     return validate_record(raw, settings).findings()

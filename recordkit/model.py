@@ -294,16 +294,32 @@ def _card_text(value: Any) -> Any:
     )
 
 
+class FlatForms:
+    """The JSON Schema of a value written in one of several forms: one flat `anyOf` of the forms
+    (as before the forms were told apart by `written_form`), not a `oneOf` of nested unions."""
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The forms of the union, one level deep."""
+        schema = handler(core_schema)
+        forms: list[Any] = []
+        for form in schema.pop("oneOf", []):
+            forms.extend(form["anyOf"] if list(form) == ["anyOf"] else [form])
+        return {"anyOf": forms, **schema} if forms else schema
+
+
 def written_form(value: Any) -> str:
     """Which form a compact-or-object value is written in, so that only that form is validated
-    and a mistake gets one diagnostic in its own words, not one per form tried. The tag names
-    no key: `validate.json_path` leaves it out of a diagnostic's path."""
-    return "form:object" if isinstance(value, dict) else "form:compact"
+    and a mistake gets one diagnostic in its own words, not one per form tried (a parsed object is
+    written in its object form). The tag names no key: `validate.json_path` leaves it out of a diagnostic's path."""
+    return "form:object" if isinstance(value, dict | BaseModel) else "form:compact"
 
 
 CardEntry = Annotated[
     Annotated[str, BeforeValidator(_card_text), Tag("form:compact")] | Annotated[Play, Tag("form:object")],
     Discriminator(written_form),
+    FlatForms(),
     AfterValidator(_compact_play),
 ]
 """One card in a trick: its code, or {"card": ..., "comment": ..., "time": ...}."""
@@ -352,6 +368,7 @@ def _compact_trick(entry: Any) -> Any:
 TrickEntry = Annotated[
     Annotated[CardText, Tag("form:compact")] | Annotated[Trick, Tag("form:object")],
     Discriminator(written_form),
+    FlatForms(),
     AfterValidator(_compact_trick),
 ]
 """A trick: its cards as one string ("H3 H5 HK H1", or a list), or a Trick object."""

@@ -424,3 +424,12 @@ def test_no_schema_diagnostic_leaks_pydantic_for_any_odd_value(key: tuple[str, i
     for found in diagnostics_of(value):
         _in_our_words(found)
     _fixed_point(json.dumps(value).encode())
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_an_unknown_key_in_a_trick_object_is_one_diagnostic_at_its_own_path(strict: bool) -> None:
+    data = record()
+    data["deals"][0]["tricks"][0] = {"cards": data["deals"][0]["tricks"][0], "note": "x"}
+    found = only(data, strict)  # was also a card-group error, at deals[0].tricks[0].Trick.note
+    assert (found.code, found.location.path) == ("RECORD-UNKNOWN-KEY", "deals[0].tricks[0].note")
+    assert found.severity == ("error" if strict else "warning")

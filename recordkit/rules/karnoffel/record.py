@@ -11,6 +11,7 @@ from recordkit.model import (
     Call,
     CardCode,
     CardText,
+    FlatForms,
     Hands,
     Points,
     RecordBase,
@@ -86,6 +87,7 @@ def _faceup_form(value: Any) -> str:
 FaceUp = Annotated[
     Annotated[CardText, Tag("form:compact")] | Annotated[list[CardCode | None], Tag("form:list")],
     Discriminator(_faceup_form),
+    FlatForms(),
 ]
 """Round 1 in dealing order: one string of codes, or a list in which a card not known is null."""
 

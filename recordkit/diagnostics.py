@@ -90,6 +90,9 @@ class Diagnostic:
     location: Location = field(default_factory=Location)
     rule: str | None = None
     expected: str | None = None
+    repeats: int = field(default=1, compare=False, repr=False)
+    """How many findings of its code this one stands for: more than 1 only for the first one past
+    `REPEATS_SHOWN` in a deal when the rest were never made diagnostics (`cap_repeats`)."""
 
     @property
     def unusable(self) -> bool:
@@ -147,7 +150,7 @@ def cap_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     seen: dict[tuple[int | None, str], int] = {}
     for found in diagnostics:
         key = (found.location.deal, found.code)
-        seen[key] = seen.get(key, 0) + 1
+        seen[key] = seen.get(key, 0) + found.repeats
     if all(count <= REPEATS_SHOWN for count in seen.values()):
         return diagnostics
     out: list[Diagnostic] = []
@@ -160,6 +163,26 @@ def cap_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         if shown[key] == REPEATS_SHOWN and seen[key] > REPEATS_SHOWN:
             out.append(_more_of(found, seen[key] - REPEATS_SHOWN))
     return out
+
+
+def first_repeats(violations: list[Violation]) -> list[tuple[Violation, int]]:
+    """The violations of one deal worth making diagnostics, each with how many it stands for: the
+    first `REPEATS_SHOWN` of each code, then one that stands for all the others of its code (so a
+    hostile deal's 100,000 unknown cards cost no 100,000 diagnostics; `cap_repeats` counts them)."""
+    total: dict[str, int] = {}
+    for violation in violations:
+        total[violation.code] = total.get(violation.code, 0) + 1
+    if all(count <= REPEATS_SHOWN for count in total.values()):
+        return [(violation, 1) for violation in violations]
+    kept: list[tuple[Violation, int]] = []
+    made: dict[str, int] = {}
+    for violation in violations:
+        made[violation.code] = made.get(violation.code, 0) + 1
+        if made[violation.code] <= REPEATS_SHOWN:
+            kept.append((violation, 1))
+        elif made[violation.code] == REPEATS_SHOWN + 1:
+            kept.append((violation, total[violation.code] - REPEATS_SHOWN))
+    return kept
 
 
 def _more_of(last: Diagnostic, more: int) -> Diagnostic:

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from recordkit.derive import not_checked
-from recordkit.diagnostics import Diagnostic, Location, Severity, cap_repeats, from_violation
+from recordkit.diagnostics import Diagnostic, Location, Severity, cap_repeats, first_repeats, from_violation
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.games import RULESETS, ruleset_for
 from recordkit.hints import hint
@@ -420,10 +420,15 @@ def _replay_deals(
             else None
         )
         report.diagnostics += [
-            from_violation(
-                replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"), where
+            replace(
+                from_violation(
+                    replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"), where
+                ),
+                repeats=repeats,
             )
-            for v in [*hint(ruleset, table, deal, replay, totals, expected), *replay.violations]
+            for v, repeats in first_repeats(
+                [*hint(ruleset, table, deal, replay, totals, expected), *replay.violations]
+            )
         ]
         if expected is not None and deal.dealer != expected:
             report.diagnostics.append(

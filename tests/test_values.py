@@ -433,3 +433,14 @@ def test_an_unknown_key_in_a_trick_object_is_one_diagnostic_at_its_own_path(stri
     found = only(data, strict)  # was also a card-group error, at deals[0].tricks[0].Trick.note
     assert (found.code, found.location.path) == ("RECORD-UNKNOWN-KEY", "deals[0].tricks[0].note")
     assert found.severity == ("error" if strict else "warning")
+
+
+def test_schema_diagnostics_of_one_code_are_capped_too() -> None:
+    data = record()
+    data["deals"][1].update({f"note{i}": i for i in range(12)})
+    found = [(d.code, d.location.deal, d.message) for d in diagnostics_of(data)]
+    assert len(found) == 6 and found[-1] == (
+        "RECORD-UNKNOWN-KEY",
+        2,
+        "and 7 more RECORD-UNKNOWN-KEY in this deal (only the first 5 are listed)",
+    )

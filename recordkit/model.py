@@ -162,7 +162,7 @@ def _whole(value: Any) -> Any:
         return value
     raise PydanticCustomError(
         "whole",
-        "this is a whole number from -{limit} to {limit}; got {got}",
+        "a whole number from -{limit} to {limit} goes here; got {got}",
         {"limit": f"{POINTS_LIMIT:,}", "got": describe(value)},
     )
 
@@ -312,7 +312,7 @@ class FlatForms:
 def written_form(value: Any) -> str:
     """Which form a compact-or-object value is written in, so that only that form is validated
     and a mistake gets one diagnostic in its own words, not one per form tried (a parsed object is
-    written in its object form). The tag names no key: `validate.json_path` leaves it out of a diagnostic's path."""
+    written in its object form). The tag names no key: `validate.json_path` leaves it out."""
     return "form:object" if isinstance(value, dict | BaseModel) else "form:compact"
 
 

@@ -1,7 +1,7 @@
 """Card identities, the decks of the four games, and the text notation (RULES-NOTES §0.1).
 
 A card is a small int, its index in its deck. Codes are suit (or nation) first, then rank,
-case-insensitive on input, upper-case on output. Each deck carries its own aliases, read
+case-insensitive on input (ASCII letters only), upper-case on output. Each deck carries its own aliases, read
 position by position (first character = suit) so that rank letters never clash with suits.
 """
 
@@ -15,6 +15,22 @@ from functools import cache
 _SEPARATORS = re.compile(r"[\s,;]+")
 PLAIN_GROUP = re.compile(r"[A-Z0-9]+(?: [A-Z0-9]+)*")
 """Upper-case codes separated by single spaces: a group that splitting and upper-casing leave as is."""
+
+
+_TO_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_upper(text: str) -> str:
+    """`text` with the ASCII letters a-z upper-cased and every other character kept: `str.upper`
+    would read the long s `ſ6` as `S6` and `ﬀ` as `FF` (issue 15)."""
+    return text.upper() if text.isascii() else text.translate(_TO_UPPER)
+
+
+def ascii_lower(text: str) -> str:
+    """`text` with the ASCII letters A-Z lower-cased and every other character kept: `str.lower`
+    would read the Kelvin sign `K` as `k`."""
+    return text.lower() if text.isascii() else text.translate(_TO_LOWER)
 
 
 class CardError(ValueError):
@@ -53,7 +69,7 @@ class Deck:
         """The id of a card code, aliases and case accepted; CardError if it is not in this deck."""
         found = self.index.get(code)
         if found is None:
-            found = self.index.get(code.strip().upper())
+            found = self.index.get(ascii_upper(code.strip()))
             if found is None:
                 raise CardError(code, self.name, self._hint())
         return found

@@ -55,16 +55,23 @@ def _children(value: dict[str, Any] | list[Any]) -> list[Any]:
     return list(value.values()) if isinstance(value, dict) else value
 
 
+_UNREADABLE = frozenset({"format.envelope", "format.schema", "format.limits"})
+"""The rules of the format whose errors leave a part of the record unread: a record returned
+without that part would not be the record written (issue 15, the canonical fixed point)."""
+
+
 def loads(text: str | bytes) -> RecordBase:
-    """Parse one record; RecordError if it is not a readable record (its rules are not checked)."""
+    """Parse one record; RecordError if it is not a readable record, or if a part of it is not
+    (a deal that does not fit the format); the rules of its game are not checked."""
     content = text.encode() if isinstance(text, str) else text
     try:
         data = orjson.loads(content)
     except orjson.JSONDecodeError as error:
         raise RecordError([json_error(error, content, Location())]) from None
     report = validate_record(RawRecord(data, Location()), Settings(strict=True))
-    if report.record is None:
-        raise RecordError([d for d in report.diagnostics if d.severity == "error"])
+    unreadable = [d for d in report.diagnostics if d.severity == "error" and d.rule in _UNREADABLE]
+    if report.record is None or unreadable:
+        raise RecordError(unreadable or [d for d in report.diagnostics if d.severity == "error"])
     return report.record
 
 

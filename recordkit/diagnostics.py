@@ -90,6 +90,9 @@ class Diagnostic:
     location: Location = field(default_factory=Location)
     rule: str | None = None
     expected: str | None = None
+    repeats: int = field(default=1, compare=False, repr=False)
+    """How many findings of its code this one stands for: more than 1 only for the first one past
+    `REPEATS_SHOWN` in a deal when the rest were never made diagnostics (`cap_repeats`)."""
 
     @property
     def unusable(self) -> bool:
@@ -134,3 +137,84 @@ def from_violation(violation: Violation, where: Location) -> Diagnostic:
         rule=violation.rule,
         expected=violation.expected,
     )
+
+
+REPEATS_SHOWN = 5
+"""Diagnostics of one code shown per deal (or per record, outside the deals); the rest are counted
+in one more diagnostic of the same code (spec/FORMAT.md, "Limits")."""
+
+
+def cap_repeats(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The first `REPEATS_SHOWN` diagnostics of each code in each deal, in order, and after the
+    last of them one of the same code that counts the rest: a hostile deal gives a few lines."""
+    seen: dict[tuple[int | None, str], int] = {}
+    for found in diagnostics:
+        key = (found.location.deal, found.code)
+        seen[key] = seen.get(key, 0) + found.repeats
+    if all(count <= REPEATS_SHOWN for count in seen.values()):
+        return diagnostics
+    out: list[Diagnostic] = []
+    shown: dict[tuple[int | None, str], int] = {}
+    for found in diagnostics:
+        key = (found.location.deal, found.code)
+        shown[key] = shown.get(key, 0) + 1
+        if shown[key] <= REPEATS_SHOWN:
+            out.append(found)
+        if shown[key] == REPEATS_SHOWN and seen[key] > REPEATS_SHOWN:
+            out.append(_more_of(found, seen[key] - REPEATS_SHOWN))
+    return out
+
+
+def first_repeats(violations: list[Violation]) -> list[tuple[Violation, int]]:
+    """The violations of one deal worth making diagnostics, each with how many it stands for: the
+    first `REPEATS_SHOWN` of each code, then one that stands for all the others of its code (so a
+    hostile deal's 100,000 unknown cards cost no 100,000 diagnostics; `cap_repeats` counts them)."""
+    total: dict[str, int] = {}
+    for violation in violations:
+        total[violation.code] = total.get(violation.code, 0) + 1
+    if all(count <= REPEATS_SHOWN for count in total.values()):
+        return [(violation, 1) for violation in violations]
+    kept: list[tuple[Violation, int]] = []
+    made: dict[str, int] = {}
+    for violation in violations:
+        made[violation.code] = made.get(violation.code, 0) + 1
+        if made[violation.code] <= REPEATS_SHOWN:
+            kept.append((violation, 1))
+        elif made[violation.code] == REPEATS_SHOWN + 1:
+            kept.append((violation, total[violation.code] - REPEATS_SHOWN))
+    return kept
+
+
+def _more_of(last: Diagnostic, more: int) -> Diagnostic:
+    """The diagnostic that stands for `more` further ones of `last`'s code in its deal."""
+    deal = last.location.deal
+    place = "deal" if deal is not None else "record"
+    where = replace(
+        last.location,
+        trick=None,
+        position=None,
+        seat=None,
+        path=f"deals[{deal - 1}]" if deal is not None else None,
+    )
+    message = f"and {more} more {last.code} in this {place} (only the first {REPEATS_SHOWN} are listed)"
+    return Diagnostic(last.code, last.severity, message, where, rule=last.rule)
+
+
+def describe(value: Any) -> str:
+    """A JSON value as a message names what was written: the number 4, the text "3", true, a list."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**20:
+        return f"a number of {int(value.bit_length() * 0.30103) + 1} digits or so"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "…"
+        return f"the text {shown!r}"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item(s)"
+    if isinstance(value, dict):
+        return "an object"
+    return "a value of another kind"

@@ -20,22 +20,37 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     GetJsonSchemaHandler,
     SerializerFunctionWrapHandler,
+    Tag,
+    WithJsonSchema,
     model_serializer,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from recordkit.cards import PLAIN_GROUP, Deck, split_codes
+from recordkit.cards import PLAIN_GROUP, Deck, ascii_lower, ascii_upper, split_codes
+from recordkit.diagnostics import describe
 
 FORMAT_NAME = "recordkit"
 FORMAT_VERSION = "1.1"
 FORMAT_MAJOR = 1
 FORMAT_MINOR = 1
-_VERSION = re.compile(r"^(\d+)\.(\d+)$")
+_VERSION = re.compile(r"^([0-9]+)\.([0-9]+)$")
+
+POINTS_LIMIT = 1_000_000_000
+"""Scores, totals and card points lie within ±POINTS_LIMIT; whole numbers other than seats too."""
+META_LIMIT = 2**53 - 1
+"""A number in `meta` lies within ±META_LIMIT: the integers every JSON reader holds exactly."""
+SEATS = 8
+"""Seats are 0 to SEATS - 1 (a record has at most 8 players); each game narrows it to its table."""
+MAX_CARDS = 100
+"""Codes in one card group (a hand, a trick, the dog...): the largest deck has 78 cards."""
+MAX_GROUP_TEXT = 1_000
+"""Characters in one card group written as a string."""
 
 
 def parse_version(text: object) -> tuple[int, int] | None:
@@ -47,21 +62,48 @@ def parse_version(text: object) -> tuple[int, int] | None:
 
 
 def _join_codes(value: Any) -> Any:
-    """A card group given as a string or a list, as one space-separated upper-case string."""
-    if isinstance(value, str) and PLAIN_GROUP.fullmatch(value):
-        return value
-    if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        return " ".join(code.upper() for code in split_codes(value))
-    raise PydanticCustomError(
-        "card_group", "a group of cards is a string like 'HK T21 EX' or a list of card codes"
+    """A card group given as a string or a list, as one space-separated upper-case string; a group
+    longer than the format allows is refused before it is split (spec/FORMAT.md, "Limits")."""
+    if isinstance(value, str):
+        if len(value) > MAX_GROUP_TEXT:
+            raise _too_many_cards(f"{len(value):,} characters")
+        if PLAIN_GROUP.fullmatch(value):
+            if value.count(" ") >= MAX_CARDS:
+                raise _too_many_cards(f"{value.count(' ') + 1:,} cards")
+            return value
+    elif not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise PydanticCustomError(
+            "card_group",
+            "a group of cards is a string like 'HK T21 EX' or a list of card codes; got {got}",
+            {"got": describe(value)},
+        )
+    codes = split_codes(value)
+    if len(codes) > MAX_CARDS:
+        raise _too_many_cards(f"{len(codes):,} cards")
+    return " ".join(ascii_upper(code) for code in codes)
+
+
+def _too_many_cards(size: str) -> PydanticCustomError:
+    """The error of a card group longer than the format allows."""
+    return PydanticCustomError(
+        "card_limit",
+        "a group of cards holds at most {cards} cards and {chars} characters; this one has {size}",
+        {"cards": MAX_CARDS, "chars": f"{MAX_GROUP_TEXT:,}", "size": size},
     )
 
 
 def _one_code(value: Any) -> Any:
     """A single card code, stripped and upper-cased (aliases are resolved by the game's deck)."""
-    if isinstance(value, str) and value.strip() and len(split_codes(value)) == 1:
-        return value.strip().upper()
-    raise PydanticCustomError("card_code", "a card is one code such as 'HK', 'T21' or 'EX'")
+    if (
+        isinstance(value, str)
+        and len(value) <= MAX_GROUP_TEXT
+        and value.strip()
+        and len(split_codes(value)) == 1
+    ):
+        return ascii_upper(value.strip())
+    raise PydanticCustomError(
+        "card_code", "a card is one code such as 'HK', 'T21' or 'EX'; got {got}", {"got": describe(value)}
+    )
 
 
 CardText = Annotated[str, BeforeValidator(_join_codes, json_schema_input_type=str | list[str])]
@@ -76,24 +118,97 @@ knows none leaves `hands` out: the replay derives them from the play (spec/FORMA
 records")."""
 
 
-def _whole_if_integral(value: Any) -> Any:
-    """Scores are written as integers when they are whole (25, not 25.0); halves stay (40.5)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+def _points(value: Any) -> Any:
+    """A score, total or count of card points: a JSON number within ±POINTS_LIMIT, never text or
+    true/false; written as an integer when it is whole (25, not 25.0), halves stay (40.5)."""
+    if type(value) is int and -POINTS_LIMIT <= value <= POINTS_LIMIT:
+        return value
+    if type(value) is float and -POINTS_LIMIT <= value <= POINTS_LIMIT:  # NaN and infinities fail
+        return int(value) if value.is_integer() else value
+    raise PydanticCustomError(
+        "points",
+        "a number of points is a number from -{limit} to {limit} (whole, or a half such as 40.5); got {got}",
+        {"limit": f"{POINTS_LIMIT:,}", "got": describe(value)},
+    )
 
 
-Points = Annotated[int | float, BeforeValidator(_whole_if_integral)]
+Points = Annotated[
+    int | float,
+    BeforeValidator(_points),
+    WithJsonSchema({"type": "number", "minimum": -POINTS_LIMIT, "maximum": POINTS_LIMIT}),
+]
 """A score as written on the score sheet: a whole number, or a half for French Tarot."""
 
-Seat = Annotated[int, Field(ge=0, le=7)]
+
+def _seat(value: Any) -> Any:
+    """A seat: a whole JSON number from 0 to 7, never text, true/false or 2.0."""
+    if type(value) is int and 0 <= value < SEATS:
+        return value
+    raise PydanticCustomError(
+        "seat",
+        "a seat is a whole number from 0 to {last} (its place in the order of play); got {got}",
+        {"last": SEATS - 1, "got": describe(value)},
+    )
+
+
+Seat = Annotated[int, Field(ge=0, le=SEATS - 1), BeforeValidator(_seat)]
 """A seat number, 0-based in the order of play (seat i+1 plays after seat i)."""
 
 
-class Strict(BaseModel):
-    """Base of every record model: unknown keys are reported, not silently dropped."""
+def _whole(value: Any) -> Any:
+    """A whole number other than a seat (a count of bouts or tricks, a round's value): a JSON
+    integer within ±POINTS_LIMIT, never text, true/false or 2.0; its game checks what it means."""
+    if type(value) is int and -POINTS_LIMIT <= value <= POINTS_LIMIT:
+        return value
+    raise PydanticCustomError(
+        "whole",
+        "a whole number from -{limit} to {limit} goes here; got {got}",
+        {"limit": f"{POINTS_LIMIT:,}", "got": describe(value)},
+    )
 
-    model_config = ConfigDict(extra="forbid", frozen=False)
+
+Whole = Annotated[
+    int,
+    BeforeValidator(_whole),
+    WithJsonSchema({"type": "integer", "minimum": -POINTS_LIMIT, "maximum": POINTS_LIMIT}),
+]
+"""A whole number that is not a seat: bouts, tricks, a knock's place, a Karnöffel round's value."""
+
+
+def _meta_value(value: Any) -> Any:
+    """A tag's value in `meta`: text, true/false, or a number every JSON reader holds exactly."""
+    if type(value) in (str, bool):
+        return value
+    if type(value) in (int, float) and -META_LIMIT <= value <= META_LIMIT:
+        return value
+    raise PydanticCustomError(
+        "meta_value",
+        "a tag's value is text, a number from -{limit} to {limit}, true or false; got {got}",
+        {"limit": f"{META_LIMIT:,}", "got": describe(value)},
+    )
+
+
+MetaValue = Annotated[
+    str | int | float | bool,
+    BeforeValidator(_meta_value),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string"},
+                {"type": "number", "minimum": -META_LIMIT, "maximum": META_LIMIT},
+                {"type": "boolean"},
+            ]
+        }
+    ),
+]
+"""A value of the free-form `meta` tags."""
+
+
+class Strict(BaseModel):
+    """Base of every record model: unknown keys are reported, not silently dropped, and a value is
+    of the type the format says (no text for a number, no true for a seat: issue 16)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False, strict=True)
 
 
 class Note(Strict):
@@ -152,8 +267,15 @@ class Play(Compact):
 
 
 def _split_text(value: Any) -> Any:
-    """A trick's cards may be written as one string: "H3 H5 HK H1"."""
-    return split_codes(value) if isinstance(value, str) else value
+    """A trick's cards may be written as one string: "H3 H5 HK H1"; a list or string longer than a
+    card group may be is refused before it is split."""
+    if isinstance(value, str):
+        if len(value) > MAX_GROUP_TEXT:
+            raise _too_many_cards(f"{len(value):,} characters")
+        value = split_codes(value)
+    if isinstance(value, list) and len(value) > MAX_CARDS:
+        raise _too_many_cards(f"{len(value):,} cards")
+    return value
 
 
 def _compact_play(entry: Any) -> Any:
@@ -163,7 +285,43 @@ def _compact_play(entry: Any) -> Any:
     return entry
 
 
-CardEntry = Annotated[str | Play, AfterValidator(_compact_play)]
+def _card_text(value: Any) -> Any:
+    """A card of a trick's list written bare is text (its code is checked against the deck later)."""
+    if isinstance(value, str):
+        return value
+    raise PydanticCustomError(
+        "card_code", "a card is one code such as 'HK', 'T21' or 'EX'; got {got}", {"got": describe(value)}
+    )
+
+
+class FlatForms:
+    """The JSON Schema of a value written in one of several forms: one flat `anyOf` of the forms
+    (as before the forms were told apart by `written_form`), not a `oneOf` of nested unions."""
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The forms of the union, one level deep."""
+        schema = handler(core_schema)
+        forms: list[Any] = []
+        for form in schema.pop("oneOf", []):
+            forms.extend(form["anyOf"] if list(form) == ["anyOf"] else [form])
+        return {"anyOf": forms, **schema} if forms else schema
+
+
+def written_form(value: Any) -> str:
+    """Which form a compact-or-object value is written in, so that only that form is validated
+    and a mistake gets one diagnostic in its own words, not one per form tried (a parsed object is
+    written in its object form). The tag names no key: `validate.json_path` leaves it out."""
+    return "form:object" if isinstance(value, dict | BaseModel) else "form:compact"
+
+
+CardEntry = Annotated[
+    Annotated[str, BeforeValidator(_card_text), Tag("form:compact")] | Annotated[Play, Tag("form:object")],
+    Discriminator(written_form),
+    FlatForms(),
+    AfterValidator(_compact_play),
+]
 """One card in a trick: its code, or {"card": ..., "comment": ..., "time": ...}."""
 
 
@@ -207,7 +365,12 @@ def _compact_trick(entry: Any) -> Any:
     return entry
 
 
-TrickEntry = Annotated[CardText | Trick, Field(union_mode="left_to_right"), AfterValidator(_compact_trick)]
+TrickEntry = Annotated[
+    Annotated[CardText, Tag("form:compact")] | Annotated[Trick, Tag("form:object")],
+    Discriminator(written_form),
+    FlatForms(),
+    AfterValidator(_compact_trick),
+]
 """A trick: its cards as one string ("H3 H5 HK H1", or a list), or a Trick object."""
 
 
@@ -221,6 +384,15 @@ def trick_claims(entry: str | Trick) -> tuple[int | None, int | None]:
     return (None, None) if isinstance(entry, str) else (entry.leader, entry.winner)
 
 
+def _call_word(value: Any) -> Any:
+    """A call is written as text; the validator names the game's calls (`Deal.call_words`)."""
+    if isinstance(value, str):
+        return value
+    raise PydanticCustomError(
+        "call_word", "a call is a word such as 'pass'; got {got}", {"got": describe(value)}
+    )
+
+
 class Call(Compact):
     """One call of an auction (a bid, a pass, a proposal...); bare form is its name.
 
@@ -228,7 +400,7 @@ class Call(Compact):
     """
 
     _bare = "call"
-    call: str
+    call: Annotated[str, BeforeValidator(_call_word)]
     seat: Seat | None = None
 
 
@@ -243,7 +415,7 @@ def canonical_code(deck: Deck, code: str) -> str:
     """The canonical spelling of one code if the deck knows it; otherwise the code in upper case."""
     found = deck.index.get(code)
     if found is None:
-        code = code.strip().upper()
+        code = ascii_upper(code.strip())
         found = deck.index.get(code)
     return deck.codes[found] if found is not None else code
 
@@ -284,7 +456,7 @@ def canonical_tricks(deck: Deck, tricks: list[str | Trick]) -> list[str | Trick]
 def canonical_calls(names: dict[str, str], calls: list[Call]) -> None:
     """Rewrite call names through a game's alias table (lower-case keys), in place."""
     for call in calls:
-        key = call.call.strip().lower()
+        key = ascii_lower(call.call.strip())
         call.call = names.get(key, key)
 
 
@@ -306,6 +478,6 @@ class RecordBase(Strict):
     game: str
     options: Any = None
     players: list[str] = Field(min_length=2, max_length=8)
-    meta: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    meta: dict[str, MetaValue] = Field(default_factory=dict)
     comment: str | None = None
     deals: list[Any] = Field(default_factory=list)

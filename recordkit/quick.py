@@ -19,6 +19,7 @@ from recordkit.derive import derive
 from recordkit.diagnostics import Severity
 from recordkit.engine import replay_deal
 from recordkit.games import RULESETS
+from recordkit.limits import within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
 from recordkit.rules.base import QuickDeal, Ruleset, Table
 
@@ -36,7 +37,7 @@ def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
     """Each deal of a parsed record as the fast path replayed it, when the full validation would
     find nothing wrong with the record (expecting `game` when given); else None."""
     deals = data.get("deals", []) if type(data) is dict else None
-    if type(deals) is not list:
+    if type(deals) is not list or not within_limits(data):
         return None
     header = clean_header(data, game)
     if header is None:

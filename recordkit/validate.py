@@ -15,15 +15,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from recordkit.derive import not_checked
-from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
+from recordkit.diagnostics import Diagnostic, Location, Severity, cap_repeats, first_repeats, from_violation
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.games import RULESETS, ruleset_for
 from recordkit.hints import hint
+from recordkit.limits import oversized, within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.parallel import chunked, ordered_map
 from recordkit.quick import clean_replays
 from recordkit.rules.base import QuickDeal, Ruleset, Table
 from recordkit.sources import RawRecord, Source, parsed, raw_records
+from recordkit.wording import did_you_mean, explain
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,12 +127,23 @@ def _check(item: Item, settings: Settings) -> RecordReport | Diagnostic:
 
 
 def validate_record(raw: RawRecord, settings: Settings = Settings()) -> RecordReport:
-    """Check one record end to end."""
+    """Check one record end to end; of the diagnostics of one code in one deal the first few are
+    listed and the rest counted (`cap_repeats`), whichever path found them."""
+    report = _validate_record(raw, settings)
+    report.diagnostics = cap_repeats(report.diagnostics)
+    return report
+
+
+def _validate_record(raw: RawRecord, settings: Settings) -> RecordReport:
+    """Check one record end to end: envelope, value limits, schema, rules, match."""
     report = RecordReport(raw.location)
     ruleset = _envelope(raw.data, report, settings)
     if ruleset is None:
         return report
-    record, deals = _parse(ruleset, raw.data, report, settings)
+    skipped = _over_limits(raw.data, report)
+    if skipped is None:
+        return report
+    record, deals = _parse(ruleset, raw.data, report, settings, skipped)
     if record is None:
         return report
     report.record = record
@@ -192,19 +205,49 @@ def _envelope(data: Any, report: RecordReport, settings: Settings) -> Ruleset[An
     return ruleset
 
 
+# --- the value limits -------------------------------------------------------------------------
+
+
+def _over_limits(data: dict[str, Any], report: RecordReport) -> frozenset[int] | None:
+    """RECORD-VALUE-LIMIT at each place longer than the format allows (spec/FORMAT.md, "Limits"),
+    before any model is built: the deals that hold one are not read; None when the header or the
+    list of deals does, and the record is not read at all."""
+    if within_limits(data):
+        return frozenset()
+    skipped: set[int] = set()
+    whole = False
+    for loc, message in oversized(data):
+        deal = loc[1] if len(loc) > 1 and loc[0] == "deals" and isinstance(loc[1], int) else None
+        place = replace(report.location, deal=None if deal is None else deal + 1, path=json_path(loc))
+        report.diagnostics.append(
+            Diagnostic("RECORD-VALUE-LIMIT", Severity.ERROR, message, place, rule="format.limits")
+        )
+        if deal is None:
+            whole = True
+        else:
+            skipped.add(deal)
+    return None if whole else frozenset(skipped)
+
+
 # --- the schema -------------------------------------------------------------------------------
 
 
 def _parse(
-    ruleset: Ruleset[Any, Any, Any], data: dict[str, Any], report: RecordReport, settings: Settings
+    ruleset: Ruleset[Any, Any, Any],
+    data: dict[str, Any],
+    report: RecordReport,
+    settings: Settings,
+    skipped: frozenset[int] = frozenset(),
 ) -> tuple[RecordBase | None, list[Any | None]]:
-    """The record and its deals; a deal that does not parse is None and the others are kept."""
+    """The record and its deals; a deal that does not parse, or is `skipped` (over the limits),
+    is None and the others are kept."""
     data = {**data, "version": f"{FORMAT_MAJOR}.{FORMAT_MINOR}"}
-    try:
-        record = ruleset.Record.model_validate(data)
-        return record, list(record.deals)
-    except ValidationError:
-        pass
+    if not skipped:
+        try:
+            record = ruleset.Record.model_validate(data)
+            return record, list(record.deals)
+        except ValidationError:
+            pass
     raw_deals = data.get("deals", [])
     header = {**data, "deals": []}
     header_record: RecordBase | None = _validated(ruleset.Record, header, (), report, settings)
@@ -222,7 +265,8 @@ def _parse(
         )
         return header_record, []
     deals = [
-        _validated(ruleset.Deal, deal, ("deals", i), report, settings) for i, deal in enumerate(raw_deals)
+        None if i in skipped else _validated(ruleset.Deal, deal, ("deals", i), report, settings)
+        for i, deal in enumerate(raw_deals)
     ]
     return header_record, deals
 
@@ -238,9 +282,9 @@ def _validated(
             errors = error.errors(include_url=False)
         extras = [e for e in errors if e["type"] == "extra_forbidden"]
         if settings.strict or not extras or len(extras) != len(errors):
-            report.diagnostics += [schema_diagnostic(e, prefix, report.location, settings) for e in errors]
+            report.diagnostics += schema_diagnostics(errors, prefix, report.location, settings, data, model)
             return None
-        report.diagnostics += [schema_diagnostic(e, prefix, report.location, settings) for e in extras]
+        report.diagnostics += schema_diagnostics(extras, prefix, report.location, settings, data, model)
         data = copy.deepcopy(data)
         for extra in extras:
             _drop(data, extra["loc"])
@@ -248,33 +292,86 @@ def _validated(
 
 
 def _drop(data: Any, loc: tuple[str | int, ...]) -> None:
-    for key in loc[:-1]:
+    """Remove the unknown key at `loc` from the part's data (lenient mode)."""
+    for key in written_loc(data, loc[:-1]):
         data = data[key]
     data.pop(loc[-1], None)
 
 
+def schema_diagnostics(
+    errors: list[Any],
+    prefix: tuple[str | int, ...],
+    where: Location,
+    settings: Settings,
+    data: Any = None,
+    model: Any = None,
+) -> list[Diagnostic]:
+    """The pydantic errors of the part at `prefix` as diagnostics, one per place and message (the
+    forms of a value a union tried report once)."""
+    out: list[Diagnostic] = []
+    seen: set[tuple[str | None, str]] = set()
+    for error in errors:
+        found = schema_diagnostic(error, prefix, where, settings, data, model)
+        key = (found.location.path, found.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(found)
+    return out
+
+
 def schema_diagnostic(
-    error: Any, prefix: tuple[str | int, ...], where: Location, settings: Settings
+    error: Any,
+    prefix: tuple[str | int, ...],
+    where: Location,
+    settings: Settings,
+    data: Any = None,
+    model: Any = None,
 ) -> Diagnostic:
-    """One pydantic error of the part at `prefix` as the diagnostic a club player reads."""
-    loc = prefix + tuple(error["loc"])
+    """One pydantic error of the part at `prefix` as the diagnostic a club player reads, in the
+    project's words (`recordkit.wording`); `data` (the part as written) places it exactly and
+    `model` (the part's model) names what was allowed there."""
+    written = error["loc"] if data is None else written_loc(data, error["loc"], error["type"] == "missing")
+    loc = prefix + tuple(written)
     path = json_path(loc)
     deal = loc[1] + 1 if len(loc) > 1 and loc[0] == "deals" and isinstance(loc[1], int) else None
     in_options = bool(loc) and loc[0] == "options"
     severity = Severity.ERROR
+    rule = "format.schema"
     if error["type"] == "extra_forbidden":
         code = "RECORD-UNKNOWN-OPTION" if in_options else "RECORD-UNKNOWN-KEY"
-        message = f"unknown {'option' if in_options else 'key'} {str(loc[-1])!r}"
+        key = str(error["loc"][-1])
+        message = f"unknown {'option' if in_options else 'key'} {key!r}" + did_you_mean(
+            key, model, error["loc"]
+        )
         if not settings.strict:
             severity = Severity.WARNING
             message += " (ignored)"
     elif in_options:
-        code, message = "RECORD-BAD-OPTION", f"option {path.removeprefix('options.')}: {error['msg']}"
+        code, message = "RECORD-BAD-OPTION", explain(error, f"option {path.removeprefix('options.')}", model)
     elif error["type"] == "missing":
         code, message = "RECORD-MISSING-FIELD", f"{path} is missing"
+    elif error["type"] == "card_limit":
+        code, message, rule = "RECORD-VALUE-LIMIT", explain(error, path, model), "format.limits"
     else:
-        code, message = "RECORD-SCHEMA", f"{path}: {error['msg']}"
-    return Diagnostic(code, severity, message, replace(where, deal=deal, path=path), rule="format.schema")
+        code, message = "RECORD-SCHEMA", explain(error, path or "the record", model)
+    return Diagnostic(code, severity, message, replace(where, deal=deal, path=path), rule=rule)
+
+
+def written_loc(data: Any, loc: tuple[str | int, ...], keep_last: bool = False) -> list[str | int]:
+    """The parts of a pydantic error location that are keys and indexes of the data as written:
+    the names pydantic gives the forms a value was tried in, and the key a bare form stands
+    for (`"garde"` for `{"call": "garde"}`), are left out; `keep_last` keeps a missing key."""
+    out: list[str | int] = []
+    node = data
+    for index, part in enumerate(loc):
+        if (isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node)) or (
+            isinstance(part, str) and isinstance(node, dict) and part in node
+        ):
+            node = node[part]  # type: ignore[index]
+        elif not (keep_last and index == len(loc) - 1):
+            continue
+        out.append(part)
+    return out
 
 
 def json_path(loc: tuple[str | int, ...]) -> str:
@@ -283,7 +380,7 @@ def json_path(loc: tuple[str | int, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             text += f"[{part}]"
-        elif not part.startswith(("function-", "tagged-union", "union")):
+        elif not part.startswith(("function-", "tagged-union", "union", "form:")):
             text += f".{part}" if text else part
     return text
 
@@ -323,10 +420,15 @@ def _replay_deals(
             else None
         )
         report.diagnostics += [
-            from_violation(
-                replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"), where
+            replace(
+                from_violation(
+                    replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"), where
+                ),
+                repeats=repeats,
             )
-            for v in [*hint(ruleset, table, deal, replay, totals, expected), *replay.violations]
+            for v, repeats in first_repeats(
+                [*hint(ruleset, table, deal, replay, totals, expected), *replay.violations]
+            )
         ]
         if expected is not None and deal.dealer != expected:
             report.diagnostics.append(

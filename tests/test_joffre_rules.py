@@ -681,7 +681,6 @@ def test_clean_deals_take_the_fast_path_joffre_score(
         {"auction": ["3", "4", "PASS", "pass"]},
         {"hands": [DEAL_1["hands"][0].split(), *DEAL_1["hands"][1:]]},
         {"tricks": [["R7", "R2", "R4", "R1"], *DEAL_1["tricks"][1:]]},
-        {"dealer": 0.0},
     ],
 )
 def test_other_spellings_go_to_the_full_replay_joffre_deck(change: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from recordkit.cards import ascii_upper
 from recordkit.codec import dumps
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.games import RULESETS
@@ -523,7 +524,7 @@ class Recorder:
 
     def _is_card(self, word: str) -> bool:
         """Whether a word is a card code of this game (aliases included)."""
-        return word.upper() in self.table.deck.index
+        return ascii_upper(word) in self.table.deck.index
 
 
 def _option_problem(item: Any) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from recordkit.cards import ascii_lower
 from recordkit.rules.charlemagne.cards import SUIT_LETTERS, SUIT_NAMES, TRICKS
 
 Exchange = Literal["none", "kitty", "kitty_and_partner", "kitty_or_partner", "partner"]
@@ -189,7 +190,7 @@ def _call_aliases() -> dict[str, str]:
 
 def normal_call(text: str) -> str:
     """A call's text in lower case with `_` and `-` read as spaces and single spaces between words."""
-    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+    return " ".join(ascii_lower(text).replace("_", " ").replace("-", " ").split())
 
 
 CALL_ALIASES = _call_aliases()

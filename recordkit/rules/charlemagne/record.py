@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from recordkit.cards import ascii_lower
 from recordkit.model import (
     Call,
     CardCode,
@@ -20,6 +21,7 @@ from recordkit.model import (
     Status,
     Strict,
     TrickEntry,
+    Whole,
     canonical_calls,
     canonical_cards,
     canonical_code,
@@ -43,8 +45,8 @@ SUIT_ALIASES = {
 
 def _suit(value: Any) -> Any:
     """A trump suit written as a letter, an English name or a symbol, as its letter (S, H, D, C)."""
-    if isinstance(value, str) and value.strip().lower() in SUIT_ALIASES:
-        return SUIT_ALIASES[value.strip().lower()]
+    if isinstance(value, str) and ascii_lower(value.strip()) in SUIT_ALIASES:
+        return SUIT_ALIASES[ascii_lower(value.strip())]
     raise PydanticCustomError("suit", "a suit is S, H, D or C (spades, hearts, diamonds, clubs)")
 
 
@@ -59,8 +61,8 @@ class Knock(Note):
     """
 
     seat: Seat
-    trick: int = Field(ge=1)
-    after: int = Field(0, ge=0, description="cards of that trick already played when the knock came")
+    trick: Whole = Field(ge=1)
+    after: Whole = Field(0, ge=0, description="cards of that trick already played when the knock came")
 
 
 class Claim(Note):
@@ -68,7 +70,7 @@ class Claim(Note):
     other side the rest; the table agreed and play stopped (option allow_early_claim)."""
 
     seat: Seat
-    tricks: int = Field(ge=0, le=8)
+    tricks: Whole = Field(ge=0, le=8)
 
 
 class CharlemagneResult(Result):
@@ -81,7 +83,7 @@ class CharlemagneResult(Result):
         "or `pass` when everybody passed.",
     )
     bidder: Seat | None = Field(None, description="The seat that bid the contract.")
-    tricks: int | None = Field(
+    tricks: Whole | None = Field(
         None, ge=0, description="The tricks the bidding side won (claimed tricks included), if noted."
     )
 
@@ -96,6 +98,11 @@ class CharlemagneResult(Result):
 
 class CharlemagneDeal(Strict):
     """One deal of Charlemagne, in the order things happen at the table."""
+
+    call_words: ClassVar[str] = (
+        "pass, a bid such as '7', 'mulot' or 'charlemagne', or an answer: alone or pass"
+    )
+    """What a call of the auction is, as a message says it."""
 
     dealer: Seat
     hands: Hands = Field(

@@ -378,7 +378,9 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         deck = table.deck
         cards = list(range(len(deck)))
         rng.shuffle(cards)
-        hands = [deck.format(sorted(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(PLAYERS)]
+        hands: list[str | None] = [
+            deck.format(sorted(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(PLAYERS)
+        ]
         rest = sorted(cards[PLAYERS * HAND_SIZE :])
         return CharlemagneDeal(dealer=dealer, hands=hands, kitty=deck.format(rest) if rest else None)
 

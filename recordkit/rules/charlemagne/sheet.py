@@ -139,7 +139,7 @@ def _bad(name: str, message: str) -> Violation:
 def sheet_of(table: Table, deal: CharlemagneDeal, state: CharlemagneState) -> CharlemagneDeal:
     """The deal as a club's score sheet writes it: the dealer, the status, the contract, the bidder,
     the bidding side's tricks and the scores, and the totals; no cards and no calls."""
-    scores = deal.result.scores if deal.result is not None else [0] * PLAYERS
+    scores: list[int | float] = deal.result.scores if deal.result is not None else [0] * PLAYERS
     bid = state.bidder is not None
     result = CharlemagneResult(
         scores=scores,

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from recordkit.cards import Deck
+from recordkit.cards import Deck, ascii_upper
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_codes
 from recordkit.rules.base import Action, Table, add_card, card_list, dealt_hands, unknown_card
@@ -266,7 +266,7 @@ def _takes_kitty(table: Table, state: CharlemagneState, text: str, seat: int | N
         return False
     if seat is not None:
         return seat == state.bidder
-    card = table.deck.index.get(text.strip().upper())
+    card = table.deck.index.get(ascii_upper(text.strip()))
     partner = state.partner(state.bidder)
     return card is None or not state.hands[partner] >> card & 1
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
 
+from recordkit.cards import ascii_lower
+from recordkit.diagnostics import describe
 from recordkit.model import (
     Call,
     CardCode,
@@ -19,6 +22,7 @@ from recordkit.model import (
     Status,
     Strict,
     TrickEntry,
+    Whole,
     canonical_calls,
     canonical_cards,
     canonical_code,
@@ -84,8 +88,23 @@ Announcement = Annotated[Poignee | Slam | Misere, Field(discriminator="type")]
 class SheetPoignee(Strict):
     """A poignée as the score sheet notes it: who showed it, and its level."""
 
-    seat: int
+    seat: Seat
     level: str
+
+
+def _petit_au_bout(value: Any) -> Any:
+    """Who took the Petit au bout: a word (attack, defence) or a seat, never true/false or 2.0."""
+    if isinstance(value, str) or (type(value) is int and 0 <= value <= 7):
+        return value
+    raise PydanticCustomError(
+        "petit_au_bout",
+        "the Petit au bout is 'attack', 'defence' or the seat (0 to 7) that took it; got {got}",
+        {"got": describe(value)},
+    )
+
+
+PetitAuBout = Annotated[int | str, BeforeValidator(_petit_au_bout)]
+"""Who took the Petit au bout on the score sheet."""
 
 
 class TarotResult(Result):
@@ -96,21 +115,21 @@ class TarotResult(Result):
     contract: str | None = Field(
         None, description="The contract: petite, garde, garde_sans, garde_contre, or pass (nobody took)."
     )
-    taker: int | None = Field(None, description="The taker's seat.")
+    taker: Seat | None = Field(None, description="The taker's seat.")
     called: CardCode | None = Field(None, description="Five players: the card the taker called.")
-    partner: int | None = Field(
+    partner: Seat | None = Field(
         None, description="Five players: the called card's holder; the taker's own seat when he plays alone."
     )
-    bouts: int | None = Field(None, description="The bouts the attack took: 0 to 3.")
+    bouts: Whole | None = Field(None, description="The bouts the attack took: 0 to 3.")
     points: Points | None = Field(None, description="The card points the attack took (0 to 91).")
     poignees: list[SheetPoignee] | None = Field(None, description="The poignées shown: seat and level.")
-    petit_au_bout: int | str | None = Field(
+    petit_au_bout: PetitAuBout | None = Field(
         None, description="Who took the Petit au bout: attack, defence, or the seat that won it."
     )
     slam: str | None = Field(
         None, description="made, announced_made, announced_failed, defence or announced_defence."
     )
-    misere: list[int] | None = Field(
+    misere: list[Seat] | None = Field(
         None, description="The seats that declared a misère (a seat twice for both kinds)."
     )
     points_taken: list[Points] | None = Field(None, description="A goulash: the card points each seat took.")
@@ -119,7 +138,7 @@ class TarotResult(Result):
     def _canonical(self) -> TarotResult:
         """The contract and the called card in their canonical spelling."""
         if self.contract is not None:
-            key = self.contract.strip().lower()
+            key = ascii_lower(self.contract.strip())
             self.contract = CALL_ALIASES.get(key, key)
         if self.called is not None:
             self.called = canonical_code(DECK, self.called)
@@ -128,6 +147,9 @@ class TarotResult(Result):
 
 class TarotDeal(Strict):
     """One deal of French Tarot: the hands and dog as dealt, then everything that happened."""
+
+    call_words: ClassVar[str] = "pass, petite, garde, garde_sans or garde_contre"
+    """What a call of the auction is, as a message says it."""
 
     dealer: Seat
     hands: Hands = Field(

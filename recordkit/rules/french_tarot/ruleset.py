@@ -500,7 +500,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         size = HAND_SIZES[table.players]
         hands = [DECK.format(sorted(cards[i * size : (i + 1) * size])) for i in range(table.players)]
         dog = DECK.format(sorted(cards[table.players * size :]))
-        deal = TarotDeal(dealer=dealer, hands=hands, dog=dog)
+        deal = TarotDeal(dealer=dealer, hands=[*hands], dog=dog)
         petit_sec = any(DECK.mask(DECK.cards(hand)) & (TRUMPS | EXCUSE_BIT) == bit(PETIT) for hand in hands)
         if petit_sec and table.options.petit_sec == "annul":
             deal.status = "annulled"

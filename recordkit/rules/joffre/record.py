@@ -8,10 +8,11 @@ n and `2*n + 1` for n no trump, so that "higher" is plain integer order (rule jo
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from recordkit.cards import ascii_lower
 from recordkit.model import (
     Call,
     Hands,
@@ -22,6 +23,7 @@ from recordkit.model import (
     Status,
     Strict,
     TrickEntry,
+    Whole,
     canonical_calls,
     canonical_groups,
     canonical_tricks,
@@ -54,7 +56,7 @@ CALL_ALIASES: dict[str, str] = {
 }
 """Spellings people write (lower case) and the canonical call name each stands for."""
 
-_BID = re.compile(r"^(\d{1,3})( no trump)?$")
+_BID = re.compile(r"^([0-9]{1,3})( no trump)?$")
 
 
 def bid_value(name: str) -> int | None:
@@ -102,7 +104,7 @@ _TRUMP_NAMES = {
 def _trump_name(value: Any) -> Any:
     """A trump written as a nation letter or name, or "none" for no trump, in canonical spelling."""
     if isinstance(value, str):
-        return _TRUMP_NAMES.get(value.strip().lower(), value)
+        return _TRUMP_NAMES.get(ascii_lower(value.strip()), value)
     return value
 
 
@@ -117,7 +119,7 @@ def _call_name(value: Any) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     if isinstance(value, str):
-        key = value.strip().lower()
+        key = ascii_lower(value.strip())
         return CALL_ALIASES.get(key, key)
     return value
 
@@ -132,7 +134,7 @@ class JoffreResult(Result):
         "or 'pass' when everybody passed.",
     )
     bidder: Seat | None = Field(None, description="The seat that made the winning bid.")
-    tricks: list[int] | None = Field(
+    tricks: list[Whole] | None = Field(
         None,
         description="Each seat's tricks, seat 0 first; in team play each partner writes his team's tricks.",
     )
@@ -146,6 +148,9 @@ class JoffreResult(Result):
 
 class JoffreDeal(Strict):
     """One deal of Joffre: the hands as dealt, the auction, the trump, the tricks and the score line."""
+
+    call_words: ClassVar[str] = "'pass' or a bid written in quotes: '6' (or '6 no trump' where allowed)"
+    """What a call of the auction is, as a message says it."""
 
     dealer: Seat
     hands: Hands = Field(

@@ -52,7 +52,7 @@ def sheet_scores(
 def sheet_of(table: Table, deal: JoffreDeal, state: JoffreState) -> JoffreDeal:
     """The deal as the score sheet writes it: dealer, status, every fact, scores and totals."""
     facts = facts_of(state)
-    scores = list(deal.result.scores) if deal.result is not None else [0] * table.players
+    scores: list[int | float] = list(deal.result.scores) if deal.result is not None else [0] * table.players
     result = JoffreResult(scores=scores, bid=bid_name(facts.contract))
     if facts.bidder is not None:
         result.bidder = facts.bidder

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Discriminator, Field, Tag, model_validator
 
+from recordkit.cards import ascii_upper
 from recordkit.model import (
     Call,
     CardCode,
     CardText,
+    FlatForms,
     Hands,
     Points,
     RecordBase,
@@ -18,6 +20,7 @@ from recordkit.model import (
     Status,
     Strict,
     TrickEntry,
+    Whole,
     canonical_calls,
     canonical_cards,
     canonical_code,
@@ -63,7 +66,7 @@ SUIT_ALIASES = {
 def _suit_letter(value: Any) -> Any:
     """A suit written as its letter, its English name or its symbol, in any case."""
     if isinstance(value, str):
-        text = value.strip().upper()
+        text = ascii_upper(value.strip())
         return SUIT_ALIASES.get(text, text)
     return value
 
@@ -74,7 +77,18 @@ SUIT_LETTERS: tuple[Suit, ...] = ("S", "C", "H", "D")
 SuitLetter = Annotated[Suit, BeforeValidator(_suit_letter)]
 
 
-FaceUp = Annotated[CardText | list[CardCode | None], Field(union_mode="left_to_right")]
+def _faceup_form(value: Any) -> str:
+    """Round 1 written as a card group (a string, or a list of codes), or as a list with nulls."""
+    if isinstance(value, list) and not all(isinstance(code, str) for code in value):
+        return "form:list"
+    return "form:compact"
+
+
+FaceUp = Annotated[
+    Annotated[CardText, Tag("form:compact")] | Annotated[list[CardCode | None], Tag("form:list")],
+    Discriminator(_faceup_form),
+    FlatForms(),
+]
 """Round 1 in dealing order: one string of codes, or a list in which a card not known is null."""
 
 
@@ -82,7 +96,7 @@ class KarnoffelResult(Result):
     """The score sheet's line of a deal: each seat's score, and the facts a Karnöffel sheet writes
     (spec/rules/karnoffel.md, "Partial records"); each fact is optional."""
 
-    value: int | None = Field(
+    value: Whole | None = Field(
         None,
         description="The round value the winners scored (after a surrender: the value before the refused raise).",
     )
@@ -96,6 +110,9 @@ class KarnoffelResult(Result):
 
 class KarnoffelDeal(Strict):
     """One deal of Karnöffel: the staged deal as it was dealt, the proposals, the tricks."""
+
+    call_words: ClassVar[str] = "pass, raise, accept or surrender"
+    """What a call of a proposal window is, as a message says it."""
 
     dealer: Seat
     faceup: FaceUp | None = Field(

@@ -110,14 +110,14 @@ class Recorder:
                 meta=header.get("meta"),
             )
         except (KeyError, TypeError, ValueError) as error:
-            raise JournalError(f"{path}: the header does not start a game: {error}") from None
+            raise JournalError(f"{path}, line 1: the header does not start a game: {error}") from None
         recorder.warnings = list(contents.warnings)
         recorder._replaying = True
-        for number, entry in enumerate(contents.entries, start=1):
+        for number, entry in zip(contents.lines, contents.entries, strict=True):
             try:
                 recorder._replay(entry)
             except (RefusedError, KeyError, TypeError) as error:
-                raise JournalError(f"{path}, entry {number} ({entry}): {error}") from None
+                raise JournalError(f"{path}, line {number} ({_shortened(entry)}): {error}") from None
         recorder._replaying = False
         recorder._journal = Journal.reopen(path, contents)
         return recorder
@@ -130,10 +130,8 @@ class Recorder:
             self._act_one(entry["act"], entry.get("seat"))
         elif "undo" in entry:
             self._undo()
-        elif "abandon" in entry:
+        else:  # the journal checked that an entry is one of the four kinds
             self._abandon()
-        else:
-            raise refusal("not a journal entry: it names no deal, action, undo or abandon")
 
     # --- where the game stands --------------------------------------------------------------
 
@@ -524,6 +522,12 @@ class Recorder:
     def _is_card(self, word: str) -> bool:
         """Whether a word is a card code of this game (aliases included)."""
         return word.upper() in self.table.deck.index
+
+
+def _shortened(entry: dict[str, Any]) -> str:
+    """A journal entry as a message quotes it: its JSON, cut after 60 characters."""
+    text = orjson.dumps(entry).decode()
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _option_problem(item: Any) -> str:

@@ -509,8 +509,8 @@ def test_the_cap_across_deals() -> None:
 
 
 def test_the_cap_without_the_deals_totals() -> None:
-    """karnoffel.propose.cap: the scores before a deal are the running totals, whether or not the deal
-    writes its own totals (the fast path is given them as the full replay is)."""
+    """karnoffel.propose.cap: a deal that writes no totals is judged at the running totals (the fast
+    path is given them as the full replay is)."""
     five = ["raise", "raise", "raise", "raise", "raise", "accept"]
     first = scored({**LUKAS_WINS, "proposals": [five]}, [19, 0])
     second = {"dealer": 0, "faceup": "S7 H9", "hands": ["S2 S4 DQ C6", "SJ D3 HK C10"]}
@@ -521,6 +521,21 @@ def test_the_cap_without_the_deals_totals() -> None:
     assert clean_deals(record(TWO, first, raised, target=31)) == 2
     quiet = {**second, "result": {"scores": [0, 4]}}
     assert clean_deals(record(TWO, first, quiet, target=21)) == 2
+
+
+def test_the_cap_of_a_one_deal_record_is_judged_at_its_own_totals() -> None:
+    """karnoffel.propose.cap: a record of one deal of an evening, written at 95 to 60: the scores
+    before the deal are its own totals less its result, not the zero a record starts from, so the
+    counter-raise (standing at 7: 95 + 7 >= 101) is capped. Its totals do not follow from zero, which
+    TOTAL-MISMATCH says as before; the same deal with no totals is judged at 0 to 0, and is clean."""
+    countered = {**LUKAS_WINS, "proposals": [["raise", "raise", "accept"]]}
+    found = diagnostics_of(record(TWO, scored(countered, [10, 0], [95, 60])))
+    assert sorted((d.code, d.location.path) for d in found) == [
+        ("KARNOFFEL-RAISE-CAPPED", "deals[0].proposals[0][1]"),
+        ("TOTAL-MISMATCH", "deals[0].totals"),
+    ]
+    assert codes_of(record(TWO, scored(countered, [10, 0], [60, 80]))) == ["TOTAL-MISMATCH"]
+    assert codes_of(record(TWO, {**countered, "result": {"scores": [10, 0]}})) == []
 
 
 def test_the_fast_path_reads_every_canonical_form() -> None:

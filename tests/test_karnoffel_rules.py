@@ -408,6 +408,27 @@ def test_a_surrender_scores_the_value_before_the_refused_raise(
     assert codes_of(record(TWO, scored(deal, scores))) == []
 
 
+def test_an_abandoned_deal_that_reached_its_end_is_scored() -> None:
+    """karnoffel.deal.status: Lukas's third trick ends the deal by rule, the fifth card of each hand
+    is never played; marked "abandoned", it is still scored: its result is checked, and the running
+    totals go on from it. A surrender marked abandoned is scored too; a deal abandoned after two
+    tricks is not (any result passes; without one, the totals after it are not checked)."""
+    done = {**LUKAS_WINS, "status": "abandoned"}
+    assert codes_of(record(TWO, scored(done, [4, 0]))) == []
+    wrong = diagnostics_of(record(TWO, scored(done, [0, 4])))
+    assert [(d.code, d.expected) for d in wrong] == [("SCORE-MISMATCH", "+4 +0")]
+    second = {"dealer": 0, "faceup": "S7 H9", "hands": ["S2 S4 DQ C6", "SJ D3 HK C10"]}
+    second["tricks"] = ["HK H9", "S7 S2", "D3 DQ", "S4 C10", "C6 SJ"]  # Marie wins tricks 1, 2 and 5
+    uncounted = {**second, "result": {"scores": [0, 4]}, "totals": [0, 4]}
+    assert codes_of(record(TWO, done, uncounted)) == ["SCORE-MISSING", "TOTAL-MISMATCH"]
+    surrendered = {**LUKAS_WINS, "proposals": [["raise", "surrender"]], "tricks": [], "hands": []}
+    assert codes_of(record(TWO, scored({**surrendered, "status": "abandoned"}, [4, 0]))) == []
+    assert "SCORE-MISMATCH" in codes_of(record(TWO, scored({**surrendered, "status": "abandoned"}, [0, 4])))
+    stopped = {**LUKAS_WINS, "status": "abandoned", "tricks": LUKAS_WINS["tricks"][:2]}
+    assert codes_of(record(TWO, scored(stopped, [0, 4]))) == []
+    assert codes_of(record(TWO, stopped, uncounted)) == []
+
+
 def test_nothing_follows_a_surrender() -> None:
     """karnoffel.propose.surrender: a trick after a surrender in window 3 is flagged once."""
     deal = {**LUKAS_WINS, "proposals": [[], [], ["raise", "surrender"]]}

@@ -253,6 +253,25 @@ def test_journal_problems_are_clear_errors(tmp_path: Path) -> None:
         Recorder("joffre", players(4), {"target": "many"})
 
 
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({"players": "ABCD"}, "`players` is the list of the players' names"),
+        ({"meta": [1]}, "`meta` is an object"),
+        ({"meta": {"where": [1]}}, "`meta` is an object"),
+        ({"dealer": True}, "`dealer` is the first dealer's seat"),
+    ],
+)
+def test_a_recorder_is_started_with_the_shapes_a_journal_header_holds(
+    arguments: dict[str, Any], says: str
+) -> None:
+    """Started from Python, the same shapes as a journal's header: "ABCD" is not four players A, B,
+    C and D, and a `meta` the record cannot hold is refused at once, not when the record is written."""
+    given: dict[str, Any] = {"players": players(4), **arguments}
+    with pytest.raises(ValueError, match=re.escape(says)):
+        Recorder("joffre", given.pop("players"), **given)
+
+
 # (header changed, last entry, line named, what the message says): the inputs of issue 15 item 6
 DAMAGED_JOURNALS: list[tuple[dict[str, Any], Any, int, str]] = [
     ({}, {"act": 5}, 3, "`act` is the text of the action typed, not the number 5"),

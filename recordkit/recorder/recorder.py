@@ -24,6 +24,7 @@ from recordkit.recorder import partial
 from recordkit.recorder.journal import Journal, JournalError, read
 from recordkit.recorder.live import LiveDeal, Step, diagnostic, errors, in_progress, replay, rewrite
 from recordkit.recorder.refusal import RefusedError, refusal, schema_refusal
+from recordkit.recorder.shapes import header_problem
 from recordkit.rules.base import Action, PlayedTrick, Ruleset, Turn
 from recordkit.sources import write_atomic
 
@@ -52,6 +53,18 @@ class Recorder:
         keep_irregular: bool = False,
         meta: dict[str, Any] | None = None,
     ) -> None:
+        problem = header_problem(  # the shapes a journal's header is held to (recorder/shapes.py)
+            {
+                "game": game,
+                "players": players,
+                "options": options if options is not None else {},
+                "dealer": dealer,
+                "keep_irregular": keep_irregular,
+                "meta": meta if meta is not None else {},
+            }
+        )
+        if problem is not None:
+            raise ValueError(problem)
         ruleset = RULESETS.get(game)
         if ruleset is None:
             raise ValueError(f"unknown game {game!r}; recordkit knows: {', '.join(RULESETS)}")

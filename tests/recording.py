@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import orjson
 
 from recordkit.recorder import Recorder
 
@@ -112,3 +115,18 @@ def actions_of(script: Script) -> list[list[str]]:
 
 DEAL_WORDS = ("hand ", "dog ", "kitty ", "faceup ", "status ")
 """How the lines that give a deal's cards begin."""
+
+
+def damaged_journal(path: Path, game: str, header: dict[str, Any], entry: Any) -> Path:
+    """A journal of one random deal of the game, its header changed as given, then `entry` as a
+    last line (none when `entry` is the string "none")."""
+    source = path.with_suffix(".source")
+    rec = Recorder(game, players(4), journal=source)
+    rec.deal_random(random.Random(3))
+    rec.close()
+    lines = source.read_bytes().splitlines()
+    lines[0] = orjson.dumps({**orjson.loads(lines[0]), **header})
+    if entry != "none":
+        lines.append(orjson.dumps(entry))
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path

@@ -186,21 +186,31 @@ def test_hand_written_spellings_parse_to_the_canonical_record(
 @PROPERTY
 @given(seeds, any_options, st.data())
 def test_knocks_change_nothing(seed: int, options: dict[str, Any], data: st.DataObject) -> None:
-    """charlemagne.play.knock: knocks at any place of the play leave the record clean; one after
-    the last trick's place is reported as misplaced."""
+    """charlemagne.play.knock: knocks at any place of the play, by a player whose partner is in
+    the play too, leave the record clean; one after the last trick's place is reported as
+    misplaced, one by a lone hand or its partner as from a seat that may not knock."""
     record = generated(seed, options, deals=2)
-    played = [deal for deal in record["deals"] if deal["tricks"]]
+    played = [index for index, deal in enumerate(record["deals"]) if deal["tricks"]]
     if not played:
         return
-    deal = data.draw(st.sampled_from(played))
+    index = data.draw(st.sampled_from(played))
+    state = final_states(record)[index]
+    deal = record["deals"][index]
     tricks = deal["tricks"]
     places = [
         (t + 1, after) for t, trick in enumerate(tricks) for after in range(len(trick_codes(trick)) + 1)
     ]
     chosen = data.draw(st.lists(st.sampled_from(places), min_size=1, max_size=4))
-    deal["knocks"] = [{"seat": data.draw(st.integers(0, 3)), "trick": t, "after": a} for t, a in chosen]
-    assert codes_of(record) == []
-    deal["knocks"].append({"seat": 0, "trick": len(tricks) + 1, "after": 0})
+    allowed = [seat for seat in range(4) if state.active(seat) and state.active(state.partner(seat))]
+    barred = [seat for seat in range(4) if seat not in allowed]
+    if allowed:
+        seats = st.sampled_from(allowed)
+        deal["knocks"] = [{"seat": data.draw(seats), "trick": t, "after": a} for t, a in chosen]
+        assert codes_of(record) == []
+    if barred:
+        deal["knocks"] = [{"seat": data.draw(st.sampled_from(barred)), "trick": 1, "after": 0}]
+        assert codes_of(record) == ["CHARLEMAGNE-KNOCK-SEAT"]
+    deal["knocks"] = [{"seat": 0, "trick": len(tricks) + 1, "after": 0}]
     assert codes_of(record) == ["CHARLEMAGNE-KNOCK-PLACE"]
 
 

@@ -712,9 +712,14 @@ def test_score_maine_charlemagne_decides_the_game() -> None:
     assert not RULES.game_over(table, [20, 14, 20, 14])
 
 
+def hcnt_deal() -> dict[str, Any]:
+    """The Maine High Card No Trump deal below (HCNT), made: a partnership plays, all four seats in."""
+    return deal_of(HCNT, 3, [8, 0, 8, 0], auction=["4D", "pass", "high_card_no_trump", "pass"])
+
+
 def test_play_knock_changes_nothing() -> None:
     """charlemagne.play.knock: a knock after card 1 of trick 3 is kept; one at trick 9 is misplaced."""
-    deal = maine_alone_deal([0, 21, 0, 21])
+    deal = hcnt_deal()
     deal["knocks"] = [{"seat": 3, "trick": 3, "after": 1}]
     assert codes(record(deal, variant="maine")) == []
     table, _ = RULES.table(CharlemagneOptions(variant="maine"), 4)
@@ -724,6 +729,29 @@ def test_play_knock_changes_nothing() -> None:
     assert RULES.trick_notes(state, 3) == [(1, "knock(3)")]  # shown after the first card of trick 3
     deal["knocks"] = [{"seat": 3, "trick": 9, "after": 0}]
     assert codes(record(deal, variant="maine")) == ["CHARLEMAGNE-KNOCK-PLACE"]
+
+
+@pytest.mark.parametrize(
+    ("seat", "why"),
+    [
+        (3, "seat 3 takes no part in the play: its partner, seat 1, plays alone"),
+        (2, "seat 2 takes no part in the play: its partner, seat 0, plays alone"),
+        (1, "seat 1 plays alone: its partner, seat 3, has set his hand aside"),
+        (0, "seat 0 plays alone: its partner, seat 2, has set his hand aside"),
+    ],
+)
+def test_only_a_player_whose_partner_plays_may_knock(seat: int, why: str) -> None:
+    """charlemagne.play.knock: the source's knock is "a signal to his partner ... to lead", so a
+    player out of the play (a lone hand's partner, who "will take no part in the hand") and a lone
+    hand (whose partner is out) may not knock. In MAINE_ALONE both sides go alone: nobody may. The
+    knock changes no rule: the deal is still scored."""
+    deal = maine_alone_deal([0, 21, 0, 21])
+    deal["knocks"] = [{"seat": seat, "trick": 3, "after": 1}]
+    found = diagnostics(record(deal, variant="maine"))
+    assert [(d.code, d.rule, d.location.path) for d in found] == [
+        ("CHARLEMAGNE-KNOCK-SEAT", "charlemagne.play.knock", "deals[0].knocks[0]")
+    ]
+    assert why in found[0].message
 
 
 # Maine High Card No Trump by seat 2 (dealer 3): every trick, led by seat 2; order 2 -> 3 -> 0 -> 1.
@@ -746,8 +774,7 @@ HCNT = Layout(
 
 def test_score_maine_high_card_no_trump() -> None:
     """charlemagne.score.maine: High Card No Trump made (all eight, no trump) scores 8."""
-    deal = deal_of(HCNT, 3, [8, 0, 8, 0], auction=["4D", "pass", "high_card_no_trump", "pass"])
-    assert codes(record(deal, variant="maine")) == []
+    assert codes(record(hcnt_deal(), variant="maine")) == []
 
 
 def test_score_made_needs_every_trick_for_high_card_no_trump() -> None:
@@ -886,7 +913,7 @@ def test_fast_path_takes_the_clean_hand_written_deals() -> None:
     deal["result"]["tricks"] = 8
     deal["tricks"][0] = {"cards": "CJ CQ CK CA", "leader": 3, "winner": 2}
     assert clean_deals(record(deal)) == 1
-    knocked = maine_alone_deal([0, 21, 0, 21])
+    knocked = hcnt_deal()
     knocked["knocks"] = [{"seat": 3, "trick": 3, "after": 1}, {"seat": 1, "trick": 8, "after": 2}]
     assert clean_deals(record(knocked, variant="maine")) == 1
     options = {"all_pass": "dealer_forced_5", "allow_early_claim": True}

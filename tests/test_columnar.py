@@ -617,8 +617,8 @@ def test_the_defence_slam_costs_the_attack(tmp_path: Path) -> None:
 
 
 def test_the_excuse_in_the_last_trick_goes_to_its_winner(tmp_path: Path) -> None:
-    """tarot.excuse.last-trick (default `to_trick_winner`): the taker's Excuse played to the last
-    trick, which a defender wins, is the defence's. A generated record with such a deal is proven
+    """tarot.excuse.last-trick (either reading): the taker's Excuse played to the last trick, which a
+    defender wins, is the defence's. A generated record with such a deal is proven
     column by column, so the columns count it as the rules do."""
     record = next(
         r for r in (play((TAROT, 4, {}, seed), deals=4) for seed in range(400)) if _excuse_lost_last(r)
@@ -627,7 +627,25 @@ def test_the_excuse_in_the_last_trick_goes_to_its_winner(tmp_path: Path) -> None
     assert proven == [True] and columnar == full and not full[0][1]
 
 
+def test_the_excuse_in_the_last_trick_won_by_its_own_side_changes_sides(tmp_path: Path) -> None:
+    """tarot.excuse.last-trick (default `to_other_side`): a defender's Excuse played to the last
+    trick, which another defender wins, goes to the attack. A generated record with such a deal is
+    proven column by column, so the columns count it as the rules do."""
+    record = next(
+        r for r in (play((TAROT, 4, {}, seed), deals=4) for seed in range(400)) if _excuse_last(r, kept=True)
+    )
+    columnar, full, proven = both_ways(archive_of([record], str(tmp_path)))
+    assert proven == [True] and columnar == full and not full[0][1]
+
+
 def _excuse_lost_last(record: dict[str, Any]) -> bool:
+    """Whether a deal of the record has the taker's Excuse in the last trick, won by a defender."""
+    return _excuse_last(record, kept=False)
+
+
+def _excuse_last(record: dict[str, Any], kept: bool) -> bool:
+    """Whether a deal without announcements has an Excuse played to the last trick and not winning
+    it, by the taker (`kept` False) or by a defender whose own side wins that trick (`kept` True)."""
     if any(deal.get("announcements") for deal in record["deals"]):
         return False
     report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
@@ -636,6 +654,10 @@ def _excuse_lost_last(record: dict[str, Any]) -> bool:
         if state is None or not state.tricks or state.taker is None:
             continue
         last = state.tricks[-1]
-        if EXCUSE in last.cards and last.seats[last.cards.index(EXCUSE)] == state.taker != last.winner:
+        if EXCUSE not in last.cards:
+            continue
+        seat = last.seats[last.cards.index(EXCUSE)]
+        defenders = seat != state.taker and last.winner != state.taker
+        if last.winner != state.taker and seat != last.winner and defenders == kept:
             return True
     return False

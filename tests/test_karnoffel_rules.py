@@ -408,6 +408,27 @@ def test_a_surrender_scores_the_value_before_the_refused_raise(
     assert codes_of(record(TWO, scored(deal, scores))) == []
 
 
+def test_an_abandoned_deal_that_reached_its_end_is_scored() -> None:
+    """karnoffel.deal.status: Lukas's third trick ends the deal by rule, the fifth card of each hand
+    is never played; marked "abandoned", it is still scored: its result is checked, and the running
+    totals go on from it. A surrender marked abandoned is scored too; a deal abandoned after two
+    tricks is not (any result passes; without one, the totals after it are not checked)."""
+    done = {**LUKAS_WINS, "status": "abandoned"}
+    assert codes_of(record(TWO, scored(done, [4, 0]))) == []
+    wrong = diagnostics_of(record(TWO, scored(done, [0, 4])))
+    assert [(d.code, d.expected) for d in wrong] == [("SCORE-MISMATCH", "+4 +0")]
+    second = {"dealer": 0, "faceup": "S7 H9", "hands": ["S2 S4 DQ C6", "SJ D3 HK C10"]}
+    second["tricks"] = ["HK H9", "S7 S2", "D3 DQ", "S4 C10", "C6 SJ"]  # Marie wins tricks 1, 2 and 5
+    uncounted = {**second, "result": {"scores": [0, 4]}, "totals": [0, 4]}
+    assert codes_of(record(TWO, done, uncounted)) == ["SCORE-MISSING", "TOTAL-MISMATCH"]
+    surrendered = {**LUKAS_WINS, "proposals": [["raise", "surrender"]], "tricks": [], "hands": []}
+    assert codes_of(record(TWO, scored({**surrendered, "status": "abandoned"}, [4, 0]))) == []
+    assert "SCORE-MISMATCH" in codes_of(record(TWO, scored({**surrendered, "status": "abandoned"}, [0, 4])))
+    stopped = {**LUKAS_WINS, "status": "abandoned", "tricks": LUKAS_WINS["tricks"][:2]}
+    assert codes_of(record(TWO, scored(stopped, [0, 4]))) == []
+    assert codes_of(record(TWO, stopped, uncounted)) == []
+
+
 def test_nothing_follows_a_surrender() -> None:
     """karnoffel.propose.surrender: a trick after a surrender in window 3 is flagged once."""
     deal = {**LUKAS_WINS, "proposals": [[], [], ["raise", "surrender"]]}
@@ -509,8 +530,8 @@ def test_the_cap_across_deals() -> None:
 
 
 def test_the_cap_without_the_deals_totals() -> None:
-    """karnoffel.propose.cap: the scores before a deal are the running totals, whether or not the deal
-    writes its own totals (the fast path is given them as the full replay is)."""
+    """karnoffel.propose.cap: a deal that writes no totals is judged at the running totals (the fast
+    path is given them as the full replay is)."""
     five = ["raise", "raise", "raise", "raise", "raise", "accept"]
     first = scored({**LUKAS_WINS, "proposals": [five]}, [19, 0])
     second = {"dealer": 0, "faceup": "S7 H9", "hands": ["S2 S4 DQ C6", "SJ D3 HK C10"]}
@@ -521,6 +542,21 @@ def test_the_cap_without_the_deals_totals() -> None:
     assert clean_deals(record(TWO, first, raised, target=31)) == 2
     quiet = {**second, "result": {"scores": [0, 4]}}
     assert clean_deals(record(TWO, first, quiet, target=21)) == 2
+
+
+def test_the_cap_of_a_one_deal_record_is_judged_at_its_own_totals() -> None:
+    """karnoffel.propose.cap: a record of one deal of an evening, written at 95 to 60: the scores
+    before the deal are its own totals less its result, not the zero a record starts from, so the
+    counter-raise (standing at 7: 95 + 7 >= 101) is capped. Its totals do not follow from zero, which
+    TOTAL-MISMATCH says as before; the same deal with no totals is judged at 0 to 0, and is clean."""
+    countered = {**LUKAS_WINS, "proposals": [["raise", "raise", "accept"]]}
+    found = diagnostics_of(record(TWO, scored(countered, [10, 0], [95, 60])))
+    assert sorted((d.code, d.location.path) for d in found) == [
+        ("KARNOFFEL-RAISE-CAPPED", "deals[0].proposals[0][1]"),
+        ("TOTAL-MISMATCH", "deals[0].totals"),
+    ]
+    assert codes_of(record(TWO, scored(countered, [10, 0], [60, 80]))) == ["TOTAL-MISMATCH"]
+    assert codes_of(record(TWO, {**countered, "result": {"scores": [10, 0]}})) == []
 
 
 def test_the_fast_path_reads_every_canonical_form() -> None:

@@ -16,7 +16,7 @@ import pytest
 import recordkit
 from recordkit.codec import dumps
 from recordkit.diagnostics import Severity
-from tests.recording import actions_of, players, scripted_game
+from tests.recording import actions_of, damaged_journal, players, scripted_game
 
 DEAL_WORDS = ("hand ", "dog ", "kitty ", "faceup ", "status ")
 
@@ -195,6 +195,30 @@ def test_bad_starts_are_plain_errors(tmp_path: Path) -> None:
     assert type_in(record_command("joffre", 4, out, {}), ["quit"]).returncode == 0
     done = type_in(record_command("karnoffel", 4, out, {}), ["quit"])
     assert done.returncode == 2 and "records joffre" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("header", "entry", "line"),
+    [
+        ({}, {"act": 5}, 3),
+        ({}, {"act": None}, 3),
+        ({}, {"act": ["SK"]}, 3),
+        ({"meta": [1]}, "none", 1),
+        ({"players": "ABCD"}, "none", 1),
+    ],
+    ids=["act-5", "act-null", "act-list", "meta-list", "players-text"],
+)
+def test_a_damaged_journal_is_a_message_naming_the_line(
+    tmp_path: Path, header: dict[str, Any], entry: Any, line: int
+) -> None:
+    """`recordkit record` resuming from a journal line of the wrong shape: a message naming the
+    line and exit status 2, no traceback (these crashed in the ruleset or later, with pydantic's words)."""
+    out = tmp_path / "game.json"
+    damaged_journal(tmp_path / "game.json.journal", "french-tarot", header, entry)
+    done = type_in(record_command("french-tarot", 4, out, {}), ["quit"])
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"line {line}:" in " ".join(done.stderr.split())
+    assert "pydantic" not in done.stderr and not out.exists()
 
 
 def test_random_deals_for_a_demonstration(tmp_path: Path) -> None:

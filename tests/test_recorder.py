@@ -27,6 +27,7 @@ from tests.recording import (
     GAMES,
     actions_of,
     choose,
+    damaged_journal,
     dealt_fields,
     forgotten,
     players,
@@ -250,6 +251,64 @@ def test_journal_problems_are_clear_errors(tmp_path: Path) -> None:
         Recorder("bridge", players(4))
     with pytest.raises(ValueError, match="option"):
         Recorder("joffre", players(4), {"target": "many"})
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({"players": "ABCD"}, "`players` is the list of the players' names"),
+        ({"meta": [1]}, "`meta` is an object"),
+        ({"meta": {"where": [1]}}, "`meta` is an object"),
+        ({"dealer": True}, "`dealer` is the first dealer's seat"),
+    ],
+)
+def test_a_recorder_is_started_with_the_shapes_a_journal_header_holds(
+    arguments: dict[str, Any], says: str
+) -> None:
+    """Started from Python, the same shapes as a journal's header: "ABCD" is not four players A, B,
+    C and D, and a `meta` the record cannot hold is refused at once, not when the record is written."""
+    given: dict[str, Any] = {"players": players(4), **arguments}
+    with pytest.raises(ValueError, match=re.escape(says)):
+        Recorder("joffre", given.pop("players"), **given)
+
+
+# (header changed, last entry, line named, what the message says): the inputs of issue 15 item 6
+DAMAGED_JOURNALS: list[tuple[dict[str, Any], Any, int, str]] = [
+    ({}, {"act": 5}, 3, "`act` is the text of the action typed, not the number 5"),
+    ({}, None, 3, "a journal entry is an object"),
+    ({}, ["SK"], 3, "a journal entry is an object"),
+    ({}, {"act": None}, 3, "`act` is the text"),
+    ({}, {"act": "pass", "seat": True}, 3, "`seat` is the seat that acted"),
+    ({}, {"deal": None}, 3, "`deal` is an object"),
+    ({}, {"undo": 5}, 3, "`undo` is written `true`"),
+    ({}, {"act": "pass", "undo": True}, 3, "exactly one of"),
+    ({"meta": [1]}, "none", 1, "`meta` is an object"),
+    ({"meta": {"where": [1]}}, "none", 1, "`meta` is an object"),
+    (
+        {"players": "ABCD"},
+        "none",
+        1,
+        '`players` is the list of the players\' names, in seat order, not the text "ABCD"',
+    ),
+    ({"players": [1, 2, 3, 4]}, "none", 1, "`players` is the list"),
+    ({"options": [1]}, "none", 1, "`options` is an object"),
+    ({"dealer": "0"}, "none", 1, "`dealer` is the first dealer's seat"),
+    ({"keep_irregular": "yes"}, "none", 1, "`keep_irregular` is true or false"),
+]
+
+
+@pytest.mark.parametrize("game", ["french-tarot", "charlemagne"])
+@pytest.mark.parametrize(("header", "entry", "line", "says"), DAMAGED_JOURNALS, ids=lambda v: repr(v)[:30])
+def test_a_journal_line_of_the_wrong_shape_is_a_journal_error_naming_it(
+    tmp_path: Path, game: str, header: dict[str, Any], entry: Any, line: int, says: str
+) -> None:
+    """Entries of the wrong type, a header whose fields have the wrong type: each is refused as the
+    JournalError the spec promises, naming the line, before any ruleset sees it (these reached
+    `write_action` as AttributeError, resumed and crashed later, or made "ABCD" four players)."""
+    journal = damaged_journal(tmp_path / "game.journal", game, header, entry)
+    with pytest.raises(JournalError) as raised:
+        Recorder.resume(journal)
+    assert f"line {line}: " in str(raised.value) and says in str(raised.value)
 
 
 def test_the_cards_dealt_are_checked_as_far_as_they_are_given(tmp_path: Path) -> None:

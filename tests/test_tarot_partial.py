@@ -486,7 +486,13 @@ def test_tarot_sheet_scores_only_add_up_to_zero() -> None:
     [
         pytest.param(4, {"bouts": 4}, "bouts", {}, id="tarot.sheet.facts-four-bouts"),
         pytest.param(4, {"points": 95}, "points", {}, id="tarot.sheet.facts-more-than-91-points"),
-        pytest.param(4, {"points": 50.5}, "points", {}, id="tarot.sheet.facts-half-point-at-four"),
+        pytest.param(
+            4,
+            {"points": 50.5},
+            "points",
+            {"excuse_last_trick": "to_trick_winner"},
+            id="tarot.sheet.facts-half-point-at-four-with-to-trick-winner",
+        ),
         pytest.param(
             4, {"bouts": 3, "points": 10}, "points", {}, id="tarot.sheet.facts-three-bouts-10-points"
         ),
@@ -525,6 +531,14 @@ def test_tarot_sheet_facts_no_deal_can_have(
     result["scores"] = [-70, 210, -70, -70, 0][:players]
     [problem] = found(sheet(players, {"result": result}, **options))
     assert (problem.code, problem.location.path) == ("SHEET-BAD-FACT", f"deals[0].result.{field}")
+
+
+def test_a_half_point_at_four_players_is_a_sheet_fact_by_default() -> None:
+    """tarot.score.rounding: with the default excuse_last_trick = to_other_side an Excuse played to
+    the last trick may change sides alone, so 50.5 points at four players is a count a deal can
+    have: 2 bouts, target 41, won -> 51, made by 10: S = (25 + 10) x 2 = 70."""
+    result = {"contract": "garde", "taker": 1, "bouts": 2, "points": 50.5, "scores": [-70, 210, -70, -70]}
+    assert found(sheet(4, {"result": result})) == []
 
 
 @pytest.mark.parametrize(

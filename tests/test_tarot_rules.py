@@ -475,14 +475,14 @@ def test_4p_petit_au_bout_for_the_attack() -> None:
 
 
 def test_excuse_in_last_trick_goes_to_its_winner() -> None:
-    """tarot.excuse.last-trick (default to_trick_winner): seat 3 keeps EX for the last trick,
-    DK EX D6 T1, which the taker wins with T1: the Excuse is his, with no exchange.
-    Tricks 1-11 (44 cards, D5 instead of EX) 22 + 22 = 44; last trick 2 + DK 4 + EX 4 + T1 4 = 14;
-    discard 3 -> 61 with 3 bouts -> target 36, made by 25: (25 + 25) x 2 = 100, Petit au bout +20:
-    S = 120. The other reading (to_other_side) gives the same: the Excuse leaves the defence."""
+    """tarot.excuse.last-trick: seat 3 keeps EX for the last trick, DK EX D6 T1, which the taker
+    wins with T1: the Excuse is his, with no exchange, by either reading (it leaves its side, and
+    that side lost the trick). Tricks 1-11 (44 cards, D5 instead of EX) 22 + 22 = 44; last trick
+    2 + DK 4 + EX 4 + T1 4 = 14; discard 3 -> 61 with 3 bouts -> target 36, made by 25:
+    (25 + 25) x 2 = 100, Petit au bout +20: S = 120."""
     layout = PA4.swap("EX", "D5")
     assert layout.tricks[-1] == (2, "DK EX D6 T1")
-    for option in ("to_trick_winner", "to_other_side"):
+    for option in ("to_other_side", "to_trick_winner"):
         data = record(
             4,
             deal(layout, GARDE_BY_SEAT_1, scores=[-120, 360, -120, -120], last_winner=1),
@@ -492,27 +492,49 @@ def test_excuse_in_last_trick_goes_to_its_winner() -> None:
 
 
 EXCUSE_LAST4 = BASE4.swap("EX", "D5")  # seat 3 keeps EX for the last trick, DK EX D6 D1, won by seat 2
+EXCUSE_LED_LAST4 = BASE4.swap("EX", "DK")  # seat 2 leads EX to the last trick, EX D5 D6 D1, won by seat 0
 
 
-def test_excuse_in_last_trick_won_by_its_own_side_stays() -> None:
-    """tarot.excuse.last-trick (default to_trick_winner): the Excuse's own side wins the last trick,
-    so it keeps it, and gives no half point: tricks 1-11 (44 cards) 22 + 26 = 48, discard 3 -> 51,
-    bouts T21 T1, target 41, made by 10: S = 70 as in BASE4."""
-    assert EXCUSE_LAST4.tricks[-1] == (2, "DK EX D6 D1")
-    data = record(4, deal(EXCUSE_LAST4, GARDE_BY_SEAT_1, scores=BASE4_GARDE, last_winner=2))
-    assert codes(data) == []
-
-
-def test_excuse_in_last_trick_changes_side_with_option() -> None:
-    """tarot.excuse.last-trick (option to_other_side): the Excuse played to the last trick changes
-    sides even though its own side won the trick: 51 + 4.5 = 55.5 with 3 bouts, target 36; the half
+def test_excuse_in_last_trick_won_by_its_own_side_changes_sides() -> None:
+    """tarot.excuse.last-trick (default to_other_side, the source's "otherwise it switches sides",
+    FFT "sinon elle change de camp"): the Excuse played to the last trick goes to the other side
+    even though its own side won the trick: 51 + 4.5 = 55.5 with 3 bouts, target 36; the half
     point goes to the winning side (T5) -> 56, made by 20: S = (25 + 20) x 2 = 90."""
+    assert EXCUSE_LAST4.tricks[-1] == (2, "DK EX D6 D1")
+    data = record(4, deal(EXCUSE_LAST4, GARDE_BY_SEAT_1, scores=[-90, 270, -90, -90], last_winner=2))
+    assert codes(data) == []
+    assert codes({**data, "options": {"excuse_last_trick": "to_other_side"}}) == []
+
+
+def test_excuse_led_to_the_last_trick_and_won_by_its_own_side_changes_sides() -> None:
+    """tarot.excuse.last-trick (default): seat 2, a defender, leads EX to the last trick (the
+    defence has not won every trick, so it does not take it, tarot.excuse.slam); D5 sets the suit
+    and seat 0, a defender, wins with D6. The Excuse still changes sides: the attack counts tricks
+    1-11 (44 cards, DK in trick 6 for EX) 22 + 26 + DK 4 = 52, discard 3 -> 55, + EX 4.5 = 59.5
+    with 3 bouts, target 36, won -> 60, made by 24: S = (25 + 24) x 2 = 98. With to_trick_winner
+    the defence keeps it: 55 with 2 bouts, target 41, made by 14: S = 78."""
+    assert EXCUSE_LED_LAST4.tricks[-1] == (2, "EX D5 D6 D1")
+    data = record(4, deal(EXCUSE_LED_LAST4, GARDE_BY_SEAT_1, scores=[-98, 294, -98, -98], last_winner=0))
+    assert codes(data) == []
+    kept = record(
+        4,
+        deal(EXCUSE_LED_LAST4, GARDE_BY_SEAT_1, scores=[-78, 234, -78, -78], last_winner=0),
+        excuse_last_trick="to_trick_winner",
+    )
+    assert codes(kept) == []
+
+
+def test_excuse_in_last_trick_won_by_its_own_side_stays_with_option() -> None:
+    """tarot.excuse.last-trick (option to_trick_winner): the Excuse goes to the last trick's winners
+    like any card, so its own side keeps it and gives no half point: tricks 1-11 (44 cards)
+    22 + 26 = 48, discard 3 -> 51, bouts T21 T1, target 41, made by 10: S = 70 as in BASE4."""
     data = record(
         4,
-        deal(EXCUSE_LAST4, GARDE_BY_SEAT_1, scores=[-90, 270, -90, -90], last_winner=2),
-        excuse_last_trick="to_other_side",
+        deal(EXCUSE_LAST4, GARDE_BY_SEAT_1, scores=BASE4_GARDE, last_winner=2),
+        excuse_last_trick="to_trick_winner",
     )
     assert codes(data) == []
+    assert codes({**data, "options": {}}) == ["SCORE-MISMATCH"]
 
 
 # S4: a slam. Seat 2 takes a garde and holds EX, T1 and T21..T6; the defenders have T5..T2 and

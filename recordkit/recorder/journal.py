@@ -15,6 +15,8 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from recordkit.recorder.shapes import entry_problem, header_problem
+
 JOURNAL_NAME = "recordkit-journal"
 JOURNAL_VERSION = 1
 
@@ -29,6 +31,8 @@ class Contents:
 
     header: dict[str, Any]
     entries: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    """The line number of each entry, for messages about it."""
     warnings: list[str] = field(default_factory=list)
     good_size: int = 0
     """Bytes up to the end of the last complete line (the rest is cut off before appending)."""
@@ -105,12 +109,14 @@ def read(path: Path) -> Contents:
                 f"it) and is ignored"
             )
             break
-        if not isinstance(value, dict):
-            raise JournalError(f"{path}, line {number}: a journal entry is a JSON object")
         if contents is None:
             contents = Contents(_header(path, value))
         else:
+            problem = entry_problem(value)
+            if problem is not None:
+                raise JournalError(f"{path}, line {number}: {problem}")
             contents.entries.append(value)
+            contents.lines.append(number)
         offset = end
         contents.good_size = min(end, len(content))
     if contents is None:
@@ -118,15 +124,19 @@ def read(path: Path) -> Contents:
     return contents
 
 
-def _header(path: Path, value: dict[str, Any]) -> dict[str, Any]:
-    """The header line, checked for the journal's name and a version this recordkit reads."""
-    if value.get("journal") != JOURNAL_NAME:
+def _header(path: Path, value: Any) -> dict[str, Any]:
+    """The header line, checked for the journal's name, a version this recordkit reads, and the
+    shape of each field it gives (what they say is checked by the recorder it starts)."""
+    if not isinstance(value, dict) or value.get("journal") != JOURNAL_NAME:
         raise JournalError(f"{path} is not a recordkit journal (its first line does not say so)")
     if value.get("version") != JOURNAL_VERSION:
         raise JournalError(
             f"{path} is a journal of version {value.get('version')!r}; this recordkit reads version "
             f"{JOURNAL_VERSION}"
         )
+    problem = header_problem(value)
+    if problem is not None:
+        raise JournalError(f"{path}, line 1: the header does not start a game: {problem}")
     return value
 
 

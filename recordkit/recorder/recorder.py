@@ -25,6 +25,7 @@ from recordkit.recorder import partial
 from recordkit.recorder.journal import Journal, JournalError, read
 from recordkit.recorder.live import LiveDeal, Step, diagnostic, errors, in_progress, replay, rewrite
 from recordkit.recorder.refusal import RefusedError, refusal, schema_refusal
+from recordkit.recorder.shapes import header_problem
 from recordkit.rules.base import Action, PlayedTrick, Ruleset, Turn
 from recordkit.sources import write_atomic
 
@@ -53,6 +54,18 @@ class Recorder:
         keep_irregular: bool = False,
         meta: dict[str, Any] | None = None,
     ) -> None:
+        problem = header_problem(  # the shapes a journal's header is held to (recorder/shapes.py)
+            {
+                "game": game,
+                "players": players,
+                "options": options if options is not None else {},
+                "dealer": dealer,
+                "keep_irregular": keep_irregular,
+                "meta": meta if meta is not None else {},
+            }
+        )
+        if problem is not None:
+            raise ValueError(problem)
         ruleset = RULESETS.get(game)
         if ruleset is None:
             raise ValueError(f"unknown game {game!r}; recordkit knows: {', '.join(RULESETS)}")
@@ -111,14 +124,14 @@ class Recorder:
                 meta=header.get("meta"),
             )
         except (KeyError, TypeError, ValueError) as error:
-            raise JournalError(f"{path}: the header does not start a game: {error}") from None
+            raise JournalError(f"{path}, line 1: the header does not start a game: {error}") from None
         recorder.warnings = list(contents.warnings)
         recorder._replaying = True
-        for number, entry in enumerate(contents.entries, start=1):
+        for number, entry in zip(contents.lines, contents.entries, strict=True):
             try:
                 recorder._replay(entry)
             except (RefusedError, KeyError, TypeError) as error:
-                raise JournalError(f"{path}, entry {number} ({entry}): {error}") from None
+                raise JournalError(f"{path}, line {number} ({_shortened(entry)}): {error}") from None
         recorder._replaying = False
         recorder._journal = Journal.reopen(path, contents)
         return recorder
@@ -131,10 +144,8 @@ class Recorder:
             self._act_one(entry["act"], entry.get("seat"))
         elif "undo" in entry:
             self._undo()
-        elif "abandon" in entry:
+        else:  # the journal checked that an entry is one of the four kinds
             self._abandon()
-        else:
-            raise refusal("not a journal entry: it names no deal, action, undo or abandon")
 
     # --- where the game stands --------------------------------------------------------------
 
@@ -525,6 +536,12 @@ class Recorder:
     def _is_card(self, word: str) -> bool:
         """Whether a word is a card code of this game (aliases included)."""
         return ascii_upper(word) in self.table.deck.index
+
+
+def _shortened(entry: dict[str, Any]) -> str:
+    """A journal entry as a message quotes it: its JSON, cut after 60 characters."""
+    text = orjson.dumps(entry).decode()
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _option_problem(item: Any) -> str:

@@ -199,4 +199,30 @@ def take_knock(state: CharlemagneState, action: Action) -> list[Violation]:
             )
         ]
     state.knocks.append((action.seat, trick, after))
-    return []
+    return knock_seat(state, action)
+
+
+def knock_seat(state: CharlemagneState, action: Action) -> list[Violation]:
+    """charlemagne.play.knock: a knock is a signal to the knocker's partner to lead a suit, so only
+    a player in the play whose partner is in the play too may knock (a lone hand's partner has set
+    his hand aside, and a lone hand has nobody to signal to). It changes no rule: the deal is
+    still scored."""
+    seat = action.seat
+    assert seat is not None
+    partner = state.partner(seat)
+    if state.active(seat) and state.active(partner):
+        return []
+    why = (
+        f"seat {seat} takes no part in the play: its partner, seat {partner}, plays alone"
+        if not state.active(seat)
+        else f"seat {seat} plays alone: its partner, seat {partner}, has set his hand aside"
+    )
+    return [
+        Violation(
+            "CHARLEMAGNE-KNOCK-SEAT",
+            "charlemagne.play.knock",
+            f"seat {seat} knocks, but a knock is a signal to one's partner to lead, and {why}",
+            seat=seat,
+            path=action.path,
+        )
+    ]

@@ -341,7 +341,8 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         ]
 
     def _legal_play(self, state: CharlemagneState) -> list[Action]:
-        """The playable cards; in the Maine game a knock by the player who just played; a claim."""
+        """The playable cards; in the Maine game a knock by the player who just played, when his
+        partner is in the play too (charlemagne.play.knock); a claim."""
         seat = state.to_play()
         number = len(state.tricks) + 1
         position = len(state.current.cards) + 1 if state.current else 1
@@ -351,7 +352,7 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         if state.maine and state.cards_played:
             last = state.current if state.current and state.current.cards else state.tricks[-1]
             knocker = last.seats[-1]
-            if all(knock[0] != knocker for knock in state.knocks):
+            if state.active(state.partner(knocker)) and all(knock[0] != knocker for knock in state.knocks):
                 place = (number if last is state.current else number - 1, len(last.cards), state.cards_played)
                 actions.append(Action("knock", place, knocker))
         remaining = state.remaining()

@@ -360,9 +360,13 @@ def _scores(
     rows = np.arange(k)
     last = tricks - 1
     winner = np.broadcast_to(winners[:, :, None], cards.shape)
-    excuse_kept = (cards == EXCUSE) & (seats != winner) & (np.arange(tricks) < last)[None, :, None]
+    excuse = (cards == EXCUSE) & (seats != winner)
+    excuse_kept = excuse & (np.arange(tricks) < last)[None, :, None]
+    excuse_last = excuse & (np.arange(tricks) == last)[None, :, None]  # tarot.excuse.last-trick
     attack = taker[:, None, None]
-    to_attack = np.where(excuse_kept, seats == attack, winner == attack)
+    to_attack = np.where(
+        excuse_kept, seats == attack, np.where(excuse_last, seats != attack, winner == attack)
+    )
     owned = np.zeros((k, CARDS), dtype=bool)
     owned[rows[:, None, None], cards] = to_attack
     exchanged = excuse_kept & ((seats == attack) != (winner == attack))

@@ -17,9 +17,10 @@ class TarotOptions(Strict):
         description="fft: no King, no bout, trumps only if unavoidable (T-A1). "
         "source_permissive: anything but a bout may be discarded.",
     )
-    excuse_last_trick: Literal["to_trick_winner", "to_other_side"] = Field(
-        "to_trick_winner",
-        description="Who gets the Excuse played to the last trick outside a slam (T-A19).",
+    excuse_last_trick: Literal["to_other_side", "to_trick_winner"] = Field(
+        "to_other_side",
+        description="Who gets the Excuse played to the last trick outside a slam: the side that did "
+        "not play it (the source's 'it switches sides'), or the trick's winners like any card (T-A19).",
     )
     petit_sec: Literal["annul", "ignore"] = Field(
         "annul",

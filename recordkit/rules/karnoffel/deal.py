@@ -65,10 +65,12 @@ def choosing_card(cards: Cards, faceup: list[int], tiebreak: str) -> int:
 
 
 def before_deal(deal: KarnoffelDeal, players: int, given: Sequence[int | float] | None) -> list[int] | None:
-    """Each side's score before the deal: the running totals the caller knows, else the written
-    totals less the written scores; None when neither says."""
+    """Each side's score before the deal (karnoffel.propose.cap): the deal's own totals less its
+    own scores when it writes both, else the running totals the caller knows; None when neither says.
+    The deal's own line comes first: it is what the record says of the scores this deal was played
+    at, where the running totals before a record's first deal are only assumed to be zero."""
     seats: list[int] | None = [int(total) for total in given] if given is not None else None
-    if seats is None and deal.totals is not None and deal.result is not None:
+    if deal.totals is not None and deal.result is not None:
         totals, scores = deal.totals, deal.result.scores
         if len(totals) == players == len(scores):
             seats = [int(t - s) for t, s in zip(totals, scores, strict=True)]

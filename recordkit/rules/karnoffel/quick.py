@@ -44,7 +44,9 @@ Words = list[list[tuple[str, int | None]]]
 
 def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
-    `before`, the running totals before the deal, is what the going-out cap looks at, as in `start`."""
+    `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
+    fast path accepts has totals that follow from them, so its own line (what `start` reads first)
+    says the same."""
     windows = _windows(deal.get("proposals", []))
     if windows is None:
         return None

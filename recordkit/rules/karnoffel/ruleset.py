@@ -200,8 +200,10 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         return [incomplete(where, "karnoffel.trick.count")]
 
     def score(self, state: KarnoffelState) -> list[int | float] | None:
-        """The round value to the side that won the deal, once it is over."""
-        if state.status != "played" or state.phase != Phase.DONE or not state.scorable:
+        """The round value to the side that won the deal, once it is over: also in a deal marked
+        abandoned whose play reached the end the rules give it (a side's third trick, a surrender),
+        the other cards being left unplayed by rule (karnoffel.deal.status)."""
+        if state.status == "annulled" or state.phase != Phase.DONE or not state.scorable:
             return None
         return list(deal_scores(state))
 

@@ -46,9 +46,16 @@ def _folder(folder: Path, skip: Path | None) -> list[Path]:
         return [folder]
     found = sorted(p for p in folder.rglob("*") if p.name == MANIFEST or p.suffix.lower() in RECORD_SUFFIXES)
     archives = [p.parent for p in found if p.name == MANIFEST and p.is_file()]
-    left_out = [*archives, *([skip] if skip is not None else [])]
-    files = [p for p in found if p.is_file() and not any(p.is_relative_to(a) for a in left_out)]
-    return sorted([*files, *(a for a in archives if skip is None or not a.is_relative_to(skip))])
+    skipped = [skip.resolve()] if skip is not None else []
+    in_archives = [archive.resolve() for archive in archives] + skipped
+    files = [p for p in found if p.is_file() and p.name != MANIFEST and not _below(p, in_archives)]
+    return sorted([*files, *(archive for archive in archives if not _below(archive, skipped))])
+
+
+def _below(path: Path, folders: list[Path]) -> bool:
+    """True when `path` is in one of `folders` (or is one)."""
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(folder) for folder in folders)
 
 
 def is_archive_folder(path: Path) -> bool:

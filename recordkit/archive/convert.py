@@ -79,7 +79,7 @@ def to_archive(
     buffered: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLES}
     games = deals = 0
     try:
-        for chunk in ordered_map(rows_of, chunked(raw_records(paths, parse=jobs <= 1)), jobs):
+        for chunk in ordered_map(rows_of, chunked(raw_records(paths, parse=jobs <= 1, skip=target)), jobs):
             report.skipped += chunk.skipped
             for name, batch in chunk.batches.items():
                 buffered[name].append(_shift_game_ids(batch, writer.manifest.games + games))
@@ -112,7 +112,7 @@ def rows_of(items: list[Source], fast: bool = True) -> Converted:
     for source in items:
         item = parsed(source)
         if isinstance(item, Diagnostic):
-            skipped.append(item)
+            skipped += [item] if item.severity == Severity.ERROR else []  # a BOM's warning skips nothing
             continue
         report = (fast and _replayed_fast(item)) or validate_record(item, Settings(strict=True))
         if _complete(report):

@@ -15,14 +15,12 @@ from typing import Any, BinaryIO, Literal
 import orjson
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.raw import RawLine, RawRecord, Source
+from recordkit.raw import RawLine, Source, record_of
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 """The most JSON text one record may take: a line of a JSON-lines file, an element of a `.json`
 list, or a `.json` file's one record. The largest real records take about 1.7 kB a deal, so this
 holds some 5,000 deals; parsed, a record takes a few dozen times its text in memory."""
-MAX_NESTING = 32
-"""The most levels of lists and objects inside one another in a record; records need 7."""
 BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte-order mark some editors (Notepad) write at the start of a file."""
 CHUNK = 1 << 20
@@ -275,7 +273,7 @@ def _elements(
         values = orjson.loads(b"[" + view[: stops[-1]].tobytes() + b"]")
     if parse and len(view) <= MAX_RECORD_BYTES and values is not None and len(values) == len(stops):
         for number, value in enumerate(values, start=index + 1):
-            yield RawRecord(value, Location(file=file, record=number))
+            yield record_of(value, Location(file=file, record=number))
         return True
     for number, (start, stop) in enumerate(zip(starts, stops, strict=True), start=index + 1):
         where = Location(file=file, record=number)
@@ -293,7 +291,7 @@ def _elements(
             reason = error.msg.split(":")[0] if text.strip() else "no record between two commas"
             yield bad_json(f"line {line}, column {column}: {reason}", replace_line(where, line))
             return False
-        yield RawRecord(value, where) if parse else RawLine(text, where)
+        yield record_of(value, where) if parse else RawLine(text, where)
     return True
 
 
@@ -394,17 +392,3 @@ def bom_warning(file: str | None) -> Diagnostic:
         Location(file=file, line=1),
         rule="format.json",
     )
-
-
-def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
-    """True when lists and objects nest more than `limit` levels deep (walked without recursion)."""
-    if not isinstance(value, (dict, list)):
-        return False
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return False

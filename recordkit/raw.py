@@ -28,9 +28,51 @@ class RawLine:
     def parse(self) -> RawRecord | Diagnostic:
         """The parsed record, or why its text is not JSON."""
         try:
-            return RawRecord(orjson.loads(self.text), self.location)
+            return record_of(orjson.loads(self.text), self.location)
         except orjson.JSONDecodeError as error:
             return json_error(error, self.text, self.location, last_line=not self.text.endswith(b"\n"))
+
+
+MAX_NESTING = 32
+"""The most levels of lists and objects inside one another in a record; records need 7."""
+
+
+def record_of(value: Any, where: Location) -> RawRecord | Diagnostic:
+    """A value read as a record, or RECORD-TOO-DEEP when it nests deeper than the libraries that
+    read it further go without failing (orjson's writer finds that in C: it stops at 255 levels;
+    the envelope's check finds the rest)."""
+    try:
+        orjson.dumps(value)
+    except TypeError as error:  # orjson.JSONEncodeError: the nesting, or a number over 64 bits
+        if "Recursion" in str(error) or too_deep(value):
+            return nesting_error(where)
+    return RawRecord(value, where)
+
+
+def nesting_error(where: Location) -> Diagnostic:
+    """RECORD-TOO-DEEP: a record nesting lists and objects beyond the limit, not read."""
+    return Diagnostic(
+        "RECORD-TOO-DEEP",
+        Severity.ERROR,
+        f"lists and objects nest more than {MAX_NESTING} levels deep in this record (a record "
+        "needs 7); it is not read",
+        where,
+        rule="format.limits",
+    )
+
+
+def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
+    """True when lists and objects nest more than `limit` levels deep (walked without recursion)."""
+    if not isinstance(value, (dict, list)):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
 
 
 Source = RawRecord | RawLine | Diagnostic

@@ -19,10 +19,10 @@ from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.games import RULESETS, ruleset_for
 from recordkit.hints import hint
-from recordkit.jsonread import MAX_NESTING, too_deep
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.parallel import chunked, ordered_map
 from recordkit.quick import clean_replays
+from recordkit.raw import nesting_error, too_deep
 from recordkit.rules.base import QuickDeal, Ruleset, Table
 from recordkit.sources import RawRecord, Source, parsed, raw_records
 
@@ -166,16 +166,7 @@ def _envelope(data: Any, report: RecordReport, settings: Settings) -> Ruleset[An
         fail("RECORD-SCHEMA", f"a record is a JSON object, not {_kind(data)}")
         return None
     if too_deep(data):
-        report.diagnostics.append(
-            Diagnostic(
-                "RECORD-TOO-DEEP",
-                Severity.ERROR,
-                f"lists and objects nest more than {MAX_NESTING} levels deep in this record "
-                "(a record needs 7); it is not read",
-                report.location,
-                rule="format.limits",
-            )
-        )
+        report.diagnostics.append(nesting_error(report.location))
         return None
     if data.get("format") != FORMAT_NAME:
         fail(

@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, Literal
 import orjson
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.raw import RawLine, Source, record_of
+from recordkit.raw import MAX_NESTING, RawLine, RawRecord, Source, record_of
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 """The most JSON text one record may take: a line of a JSON-lines file, an element of a `.json`
@@ -208,7 +208,7 @@ def _list_records(buffer: Buffer, file: str | None, parse: bool) -> Iterator[Sou
             buffer.advance(1)
             yield from _optional(_after_end(buffer, file))
             return
-        view, ends = _window_of_elements(buffer)
+        view, ends, deepest = _window_of_elements(buffer)
         if not len(ends) and len(view) <= MAX_RECORD_BYTES:
             yield _unended(buffer, view, Location(file=file, record=index + 1))
             return
@@ -218,7 +218,7 @@ def _list_records(buffer: Buffer, file: str | None, parse: bool) -> Iterator[Sou
             if not buffer.skip_value():
                 break
         else:
-            if not (yield from _elements(buffer, view, ends, file, index, parse)):
+            if not (yield from _elements(buffer, view, ends, file, index, parse, deepest)):
                 return
             index += len(ends)
             buffer.advance(int(ends[-1]))
@@ -248,32 +248,34 @@ def _unended(buffer: Buffer, view: memoryview, where: Location) -> Diagnostic:
     return truncated(replace_line(where, buffer.place(len(view))[0]))
 
 
-def _window_of_elements(buffer: Buffer) -> tuple[memoryview, Any]:
+def _window_of_elements(buffer: Buffer) -> tuple[memoryview, Any, int]:
     """The next window of the list from an element's start, and the offsets of the `,` or `]`
     that end each element in it: a window grown fourfold (up to just over the limit) until one
     element ends in it or the file does."""
     size = CHUNK
     while True:
         view = buffer.window(size)
-        ends = element_ends(view)
+        ends, deepest = element_ends(view)
         if len(ends) or len(view) < size or size > MAX_RECORD_BYTES:
-            return view, ends
+            return view, ends, deepest
         size = min(size * 4, MAX_RECORD_BYTES + 2)
 
 
 def _elements(
-    buffer: Buffer, view: memoryview, ends: Any, file: str | None, index: int, parse: bool
+    buffer: Buffer, view: memoryview, ends: Any, file: str | None, index: int, parse: bool, deepest: int
 ) -> Generator[Source, None, bool]:
     """The elements of a window, parsed by orjson as one list; if that fails, each on its own, up
-    to the first that is not JSON (reported at its line and column: False is returned then)."""
+    to the first that is not JSON (reported at its line and column: False is returned then).
+    Their nesting is checked only if the window's `deepest` is over the limit."""
     stops: list[int] = ends.tolist()
     starts = [0, *(stop + 1 for stop in stops[:-1])]
     values: Any = None
     with contextlib.suppress(orjson.JSONDecodeError):
         values = orjson.loads(b"[" + view[: stops[-1]].tobytes() + b"]")
     if parse and len(view) <= MAX_RECORD_BYTES and values is not None and len(values) == len(stops):
+        read = record_of if deepest > MAX_NESTING else RawRecord
         for number, value in enumerate(values, start=index + 1):
-            yield record_of(value, Location(file=file, record=number))
+            yield read(value, Location(file=file, record=number))
         return True
     for number, (start, stop) in enumerate(zip(starts, stops, strict=True), start=index + 1):
         where = Location(file=file, record=number)
@@ -295,9 +297,10 @@ def _elements(
     return True
 
 
-def element_ends(view: memoryview) -> Any:
+def element_ends(view: memoryview) -> tuple[Any, int]:
     """The offsets of the `,` and the `]` that end the list's elements in a window that starts at
-    an element's start: the commas outside strings and brackets, up to the list's `]`. Computed
+    an element's start (the commas outside strings and brackets, up to the list's `]`), and the
+    deepest nesting of those elements. Computed
     on every byte at once with NumPy, so that a list of tiny records reads at orjson's speed."""
     import numpy as np  # loaded only to read a list of records
 
@@ -311,15 +314,17 @@ def element_ends(view: memoryview) -> Any:
         before = np.maximum(at - 1, 0)
         escapes = np.where(at > 0, before - last_plain[before], 0)
         quotes[at[escapes % 2 == 1]] = False
-    inside = np.cumsum(quotes, dtype=np.int64) % 2 == 1
-    opening = (text == ord("[")) | (text == ord("{"))
-    closing = (text == ord("]")) | (text == ord("}"))
-    step = opening.astype(np.int32) - closing.astype(np.int32)
-    step[inside] = 0
-    depth = np.cumsum(step, dtype=np.int64)
-    ends = np.flatnonzero(((text == ord(",")) & (depth == 0) | closing & (depth == -1)) & ~inside)
+    inside = np.bitwise_xor.accumulate(quotes.view(np.uint8)).view(bool)
+    step = np.zeros(256, dtype=np.int8)
+    step[[ord("["), ord("{")]], step[[ord("]"), ord("}")]] = 1, -1
+    steps = step[text]
+    steps[inside] = 0
+    depth = np.cumsum(steps, dtype=np.int32)
+    closing = steps == -1
+    ends = np.flatnonzero(((text == ord(",")) & (depth == 0) & ~inside) | (closing & (depth == -1)))
     last = np.flatnonzero(closing[ends] & (depth[ends] == -1))
-    return ends[: int(last[0]) + 1] if len(last) else ends
+    ends = ends[: int(last[0]) + 1] if len(last) else ends
+    return ends, int(depth[: int(ends[-1])].max(initial=0)) if len(ends) else 0
 
 
 def _optional(problem: Diagnostic | None) -> Iterator[Diagnostic]:

@@ -4,6 +4,8 @@
 >>> record = recordkit.load("samples/french-tarot/club-evening-4p.json")
 >>> [d.code for d in recordkit.validate(record)]
 []
+>>> [len(r.deals) for r in recordkit.load_all("samples/french-tarot/variants.jsonl")][:2]
+[1, 1]
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from recordkit.codec import RecordError, dump, dumps, load, loads, to_data
+from recordkit.codec import RecordError, dump, dumps, load, load_all, loads, loads_all, to_data
 from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
 from recordkit.engine import steps
 from recordkit.games import RULESETS
@@ -49,7 +51,9 @@ __all__ = [
     "dump",
     "dumps",
     "load",
+    "load_all",
     "loads",
+    "loads_all",
     "replay",
     "validate",
 ]

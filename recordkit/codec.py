@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from recordkit.diagnostics import Diagnostic, Location
+from recordkit.diagnostics import Diagnostic, Location, Severity
+from recordkit.jsonread import BOM, MAX_RECORD_BYTES, json_file_records, too_large
 from recordkit.model import RecordBase
-from recordkit.sources import RawRecord, json_error, write_atomic
+from recordkit.raw import RawRecord, Source, json_error, parsed
+from recordkit.sources import jsonl_records, read_records, write_atomic
 from recordkit.validate import Settings, validate_record
 
 
@@ -63,21 +67,87 @@ without that part would not be the record written (issue 15, the canonical fixed
 def loads(text: str | bytes) -> RecordBase:
     """Parse one record; RecordError if it is not a readable record, or if a part of it is not
     (a deal that does not fit the format); the rules of its game are not checked."""
-    content = text.encode() if isinstance(text, str) else text
+    content = _bytes(text)
+    if len(content) > MAX_RECORD_BYTES:
+        raise RecordError([too_large(Location())])
     try:
         data = orjson.loads(content)
     except orjson.JSONDecodeError as error:
         raise RecordError([json_error(error, content, Location())]) from None
-    report = validate_record(RawRecord(data, Location()), Settings(strict=True))
-    unreadable = [d for d in report.diagnostics if d.severity == "error" and d.rule in _UNREADABLE]
-    if report.record is None or unreadable:
-        raise RecordError(unreadable or [d for d in report.diagnostics if d.severity == "error"])
-    return report.record
+    return _record(RawRecord(data, Location()))
+
+
+def loads_all(text: str | bytes) -> Iterator[RecordBase]:
+    """Every record of a text, in order: a list of records, or JSON lines (one record a line)."""
+    content = _bytes(text)
+    stream = io.BytesIO(content)
+    if content.lstrip(b" \t\r\n")[:1] == b"[":
+        return _records(json_file_records(stream, None))
+    return _records(jsonl_records(stream, None))
 
 
 def load(path: str | Path) -> RecordBase:
-    """Read one record from a JSON file."""
-    return loads(Path(path).read_bytes())
+    """Read the one record of a file (.json, or JSON lines holding one record); RecordError
+    naming the file and line if it is not readable, or if the file holds several records."""
+    items = (item for item in read_records(Path(path), parse=False) if not _warning(item))
+    first = next(items, None)
+    if first is None:
+        raise RecordError(
+            [Diagnostic("FILE-EMPTY", Severity.ERROR, "the file holds no record", Location(str(path)))]
+        )
+    second = next(items, None)
+    if second is not None:
+        where = second.location
+        raise RecordError(
+            [
+                Diagnostic(
+                    "FILE-MANY-RECORDS",
+                    Severity.ERROR,
+                    "the file holds more than one record: recordkit.load reads one, "
+                    "recordkit.load_all reads them one after the other",
+                    Location(file=where.file, line=where.line, record=where.record),
+                    rule="format.json",
+                )
+            ]
+        )
+    return next(_records([first]))
+
+
+def load_all(path: str | Path) -> Iterator[RecordBase]:
+    """Every record of a file (a .json record or list, JSON lines), in order, read as a stream;
+    RecordError, naming the file and line, at the first record that is not readable."""
+    return _records(read_records(Path(path), parse=False))
+
+
+def _records(items: Iterable[Source]) -> Iterator[RecordBase]:
+    """The records read, each checked as `loads` checks it; a warning (a byte-order mark) is
+    passed over, the first error raised."""
+    for item in items:
+        if _warning(item):
+            continue
+        raw = parsed(item)
+        if isinstance(raw, Diagnostic):
+            raise RecordError([raw])
+        yield _record(raw)
+
+
+def _warning(item: Source) -> bool:
+    """True for a reader's warning about a whole file, which does not keep its records unread."""
+    return isinstance(item, Diagnostic) and item.severity != Severity.ERROR
+
+
+def _record(raw: RawRecord) -> RecordBase:
+    """The parsed record, or RecordError with the errors that keep it unreadable."""
+    report = validate_record(raw, Settings(strict=True))
+    unreadable = [d for d in report.diagnostics if d.severity == Severity.ERROR and d.rule in _UNREADABLE]
+    if report.record is None or unreadable:
+        raise RecordError(unreadable or [d for d in report.diagnostics if d.severity == Severity.ERROR])
+    return report.record
+
+
+def _bytes(text: str | bytes) -> bytes:
+    """A text as UTF-8 bytes, without a byte-order mark."""
+    return (text.encode() if isinstance(text, str) else text).removeprefix(BOM)
 
 
 def dump(record: RecordBase, path: str | Path) -> None:

@@ -26,6 +26,8 @@ UNUSABLE_CODES = frozenset(
         "RECORD-TRUNCATED",
         "RECORD-VERSION",
         "RECORD-FORMAT",
+        "RECORD-TOO-LARGE",
+        "RECORD-TOO-DEEP",
     }
 )
 

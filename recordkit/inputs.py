@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from recordkit.archive.columnar import archive_items
-from recordkit.archive.store import ArchiveError, is_archive
+from recordkit.archive.store import ArchiveError
 from recordkit.archive.tables import VIOLATIONS
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.sources import raw_records
+from recordkit.sources import read_records, record_files
 from recordkit.validate import Item, RecordReport, Settings, validate_items
 
 if TYPE_CHECKING:
@@ -25,19 +24,21 @@ def validate_inputs(
 
 
 def input_records(paths: Iterable[str], settings: Settings, parse: bool = True) -> Iterator[Item]:
-    """The records of record files, directories and archives, in order, and why any is unreadable;
-    archive records proven clean by the columnar checks come as empty reports.
+    """The records of record files, directories and archives (those named, and those found in a
+    directory), in order, and why any is unreadable; archive records proven clean by the columnar
+    checks come as empty reports.
 
     With `parse` False, records come as text to parse in parallel."""
-    for name in paths:
-        path = Path(name)
-        if not is_archive(path):
-            yield from raw_records([name], parse)
-            continue
-        try:
-            yield from archive_items(path, settings, parse)
-        except ArchiveError as error:
-            yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=name))
+    for path in record_files(paths):
+        if isinstance(path, Diagnostic):
+            yield path
+        elif not path.is_dir():
+            yield from read_records(path, parse)
+        else:
+            try:
+                yield from archive_items(path, settings, parse)
+            except ArchiveError as error:
+                yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=str(path)))
 
 
 def violation_batches(reports: Iterable[RecordReport], size: int = 65536) -> Iterator[pa.RecordBatch]:

@@ -7,37 +7,30 @@ place, and the records after it are still read.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
-
-import orjson
+from typing import BinaryIO
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
+from recordkit.jsonread import BOM, CHUNK, MAX_RECORD_BYTES, bom_warning, json_file_records, too_large
+from recordkit.raw import RawLine, RawRecord, Source, json_error, parsed
 
+MANIFEST = "_recordkit.json"
+"""An archive's manifest (recordkit.archive.store.MANIFEST): its folder is an archive."""
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 RECORD_SUFFIXES = (".json", *JSONL_SUFFIXES)
 
 
-@dataclass(frozen=True, slots=True)
-class RawRecord:
-    """One record's parsed JSON and where it came from."""
-
-    data: Any
-    location: Location
-
-
-def record_files(paths: Iterable[str | Path]) -> Iterator[Path | Diagnostic]:
-    """The record files named, directories searched recursively (sorted), or why one is unusable."""
+def record_files(paths: Iterable[str | Path], skip: Path | None = None) -> Iterator[Path | Diagnostic]:
+    """The record files and archives named, directories searched recursively (sorted; an archive
+    found is given as its folder, not searched), or why one is unusable. `skip` is left out."""
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            yield from sorted(
-                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES
-            )
+            yield from _folder(path, skip)
         elif path.is_file():
             yield path
         else:
@@ -46,48 +39,69 @@ def record_files(paths: Iterable[str | Path]) -> Iterator[Path | Diagnostic]:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class RawLine:
-    """One record's JSON text, not parsed yet: a worker process parses it, not the reader."""
-
-    text: bytes
-    location: Location
-
-    def parse(self) -> RawRecord | Diagnostic:
-        """The parsed record, or why its text is not JSON."""
-        try:
-            return RawRecord(orjson.loads(self.text), self.location)
-        except orjson.JSONDecodeError as error:
-            return json_error(error, self.text, self.location, last_line=not self.text.endswith(b"\n"))
+def _folder(folder: Path, skip: Path | None) -> list[Path]:
+    """The record files and archives below a folder, in sorted order; the folder itself if it is
+    an archive."""
+    if is_archive_folder(folder):
+        return [folder]
+    found = sorted(p for p in folder.rglob("*") if p.name == MANIFEST or p.suffix.lower() in RECORD_SUFFIXES)
+    archives = [p.parent for p in found if p.name == MANIFEST and p.is_file()]
+    skipped = [skip.resolve()] if skip is not None else []
+    in_archives = [archive.resolve() for archive in archives] + skipped
+    files = [p for p in found if p.is_file() and p.name != MANIFEST and not _below(p, in_archives)]
+    return sorted([*files, *(archive for archive in archives if not _below(archive, skipped))])
 
 
-Source = RawRecord | RawLine | Diagnostic
-"""What the readers yield: a record, a record's text still to parse, or a file-level problem."""
+def _below(path: Path, folders: list[Path]) -> bool:
+    """True when `path` is in one of `folders` (or is one)."""
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(folder) for folder in folders)
 
 
-def parsed(item: Source) -> RawRecord | Diagnostic:
-    """A reader's item with its text parsed."""
-    return item.parse() if isinstance(item, RawLine) else item
+def is_archive_folder(path: Path) -> bool:
+    """True for a folder with an archive's manifest (recordkit.archive.store.is_archive, without
+    loading the archive's modules)."""
+    return (path / MANIFEST).is_file()
 
 
-def raw_records(paths: Iterable[str | Path], parse: bool = True) -> Iterator[Source]:
-    """Every record of every file named (directories searched), and every file-level problem.
+def raw_records(
+    paths: Iterable[str | Path], parse: bool = True, skip: Path | None = None
+) -> Iterator[Source]:
+    """Every record of every file named (directories searched, archives read record by record),
+    and every file-level problem. `skip` (an archive being written) is left out.
 
-    With `parse` False the lines of JSON-lines files come unparsed, for parsing in parallel."""
-    for item in record_files(paths):
+    With `parse` False the records come unparsed, for parsing in parallel."""
+    for item in record_files(paths, skip):
         if isinstance(item, Diagnostic):
             yield item
+        elif item.is_dir():
+            yield from _archive_records(item, parse)
         else:
             yield from read_records(item, parse)
 
 
-def read_records(path: Path, parse: bool = True) -> Iterator[Source]:
-    """Every record of one file, in order; JSON lines files are streamed line by line."""
+def _archive_records(archive: Path, parse: bool) -> Iterator[Source]:
+    """The records of an archive, each as its canonical text, or why the archive is unreadable."""
+    from recordkit.archive.convert import archive_records  # the archive's modules load pyarrow
+    from recordkit.archive.store import ArchiveError
+
     try:
-        if path.suffix.lower() in JSONL_SUFFIXES:
-            yield from _read_jsonl(path, parse)
-        else:
-            yield from _read_json(path)
+        for game_id, text in archive_records(archive):
+            raw = RawLine(text, Location(file=str(archive), record=game_id + 1))
+            yield raw.parse() if parse else raw
+    except ArchiveError as error:
+        yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=str(archive)))
+
+
+def read_records(path: Path, parse: bool = True) -> Iterator[Source]:
+    """Every record of one file, in order, streamed: JSON lines line by line, a `.json` list
+    record by record; a record's text over the limit is refused before it is parsed."""
+    try:
+        with path.open("rb") as handle:
+            if path.suffix.lower() in JSONL_SUFFIXES:
+                yield from jsonl_records(handle, str(path), parse)
+            else:
+                yield from json_file_records(handle, str(path), parse)
     except OSError as error:
         yield Diagnostic(
             "FILE-UNREADABLE",
@@ -97,59 +111,35 @@ def read_records(path: Path, parse: bool = True) -> Iterator[Source]:
         )
 
 
-def _read_json(path: Path) -> Iterator[RawRecord | Diagnostic]:
-    content = path.read_bytes()
-    if not content.strip():
-        yield Diagnostic("FILE-EMPTY", Severity.ERROR, "the file is empty", Location(file=str(path)))
-        return
-    try:
-        data = orjson.loads(content)
-    except orjson.JSONDecodeError as error:
-        yield json_error(error, content, Location(file=str(path)))
-        return
-    if isinstance(data, list):
-        for index, item in enumerate(data, start=1):
-            yield RawRecord(item, Location(file=str(path), record=index))
-    else:
-        yield RawRecord(data, Location(file=str(path), line=1, record=1))
-
-
-def _read_jsonl(path: Path, parse: bool) -> Iterator[Source]:
+def jsonl_records(handle: BinaryIO, file: str | None, parse: bool = True) -> Iterator[Source]:
+    """The records of a JSON-lines text, one a line; a line over the limit is refused (and read
+    on to its end in chunks), the lines after it are still read."""
     record = 0
-    with path.open("rb") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
+    for number, line in enumerate(_lines(handle), start=1):
+        if line is None:
             record += 1
-            raw = RawLine(line, Location(file=str(path), line=number, record=record))
-            yield raw.parse() if parse else raw
+            yield too_large(Location(file=file, line=number, record=record))
+            continue
+        if number == 1 and line.startswith(BOM):
+            yield bom_warning(file)
+            line = line[len(BOM) :]
+        if not line.strip():
+            continue
+        record += 1
+        raw = RawLine(line, Location(file=file, line=number, record=record))
+        yield raw.parse() if parse else raw
 
 
-def json_error(
-    error: orjson.JSONDecodeError, content: bytes, where: Location, last_line: bool = True
-) -> Diagnostic:
-    """RECORD-TRUNCATED when the text stops in the middle of a record, RECORD-BAD-JSON otherwise."""
-    truncated = last_line and error.pos >= len(content.rstrip()) - 1 and content.strip()[:1] in (b"{", b"[")
-    line = where.line if where.line is not None else error.lineno
-    reason = error.msg.split(":")[0]
-    if truncated:
-        return Diagnostic(
-            "RECORD-TRUNCATED",
-            Severity.ERROR,
-            "the record stops before its end: the file was cut short",
-            Location(file=where.file, line=line, record=where.record),
-            rule="format.json",
-        )
-    place = (
-        f"column {error.colno}" if where.line is not None else f"line {error.lineno}, column {error.colno}"
-    )
-    return Diagnostic(
-        "RECORD-BAD-JSON",
-        Severity.ERROR,
-        f"not valid JSON at {place}: {reason}",
-        Location(file=where.file, line=line, record=where.record),
-        rule="format.json",
-    )
+def _lines(handle: BinaryIO) -> Iterator[bytes | None]:
+    """The lines of a stream, each read whole only within the limit: a longer one is read on to
+    its end in chunks and given as None."""
+    while line := handle.readline(MAX_RECORD_BYTES + 1):
+        if len(line) <= MAX_RECORD_BYTES or line.endswith(b"\n"):
+            yield line
+            continue
+        while (rest := handle.readline(CHUNK)) and not rest.endswith(b"\n"):
+            pass
+        yield None
 
 
 @contextmanager
@@ -158,6 +148,7 @@ def atomic_output(path: Path) -> Iterator[BinaryIO]:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(handle, _usual_mode(path))
         with os.fdopen(handle, "wb") as out:
             yield out
             out.flush()
@@ -168,7 +159,35 @@ def atomic_output(path: Path) -> Iterator[BinaryIO]:
         raise
 
 
+def _usual_mode(path: Path) -> int:
+    """The mode a file written in place would have: the old file's, else 0666 less the umask
+    (mkstemp's temporary file has 0600)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write a file so that readers see the old content or the new, never half of it."""
     with atomic_output(path) as out:
         out.write(data)
+
+
+__all__ = [
+    "JSONL_SUFFIXES",
+    "MANIFEST",
+    "RECORD_SUFFIXES",
+    "RawLine",
+    "RawRecord",
+    "Source",
+    "atomic_output",
+    "json_error",
+    "parsed",
+    "raw_records",
+    "read_records",
+    "record_files",
+    "write_atomic",
+]

@@ -23,6 +23,7 @@ from recordkit.limits import oversized, within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.parallel import chunked, ordered_map
 from recordkit.quick import clean_replays
+from recordkit.raw import nesting_error, too_deep
 from recordkit.rules.base import QuickDeal, Ruleset, Table
 from recordkit.sources import RawRecord, Source, parsed, raw_records
 from recordkit.wording import did_you_mean, explain
@@ -98,7 +99,7 @@ def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:
         return item
     raw = parsed(item)
     if isinstance(raw, Diagnostic):
-        return raw
+        return unreadable(raw)
     deals = clean_replays(raw.data, settings.game)
     if deals is not None:
         return RecordReport(raw.location, _notes(raw, deals), deal_count=len(deals))
@@ -123,7 +124,15 @@ def _check(item: Item, settings: Settings) -> RecordReport | Diagnostic:
     if isinstance(item, RecordReport):
         return item
     raw = parsed(item)
-    return raw if isinstance(raw, Diagnostic) else validate_record(raw, settings)
+    return unreadable(raw) if isinstance(raw, Diagnostic) else validate_record(raw, settings)
+
+
+def unreadable(problem: Diagnostic) -> RecordReport | Diagnostic:
+    """A problem of one record (a line that is not JSON, a record over the limit) as the report of
+    an unreadable record, so that it is counted among the records; a file's problem as it is."""
+    if problem.location.record is None:
+        return problem
+    return RecordReport(problem.location, [problem], deal_count=0)
 
 
 def validate_record(raw: RawRecord, settings: Settings = Settings()) -> RecordReport:
@@ -167,17 +176,20 @@ def _envelope(data: Any, report: RecordReport, settings: Settings) -> Ruleset[An
         )
 
     if not isinstance(data, dict):
-        fail("RECORD-SCHEMA", f"a record is a JSON object, not {type(data).__name__}")
+        fail("RECORD-SCHEMA", f"a record is a JSON object, not {_kind(data)}")
+        return None
+    if too_deep(data):
+        report.diagnostics.append(nesting_error(report.location))
         return None
     if data.get("format") != FORMAT_NAME:
         fail(
             "RECORD-FORMAT",
-            f'this is not a recordkit record: "format" is {data.get("format")!r}, not {FORMAT_NAME!r}',
+            f'this is not a recordkit record: "format" is {_shown(data.get("format"))}, not {FORMAT_NAME!r}',
         )
         return None
     version = parse_version(data.get("version"))
     if version is None:
-        fail("RECORD-VERSION", f'"version" is {data.get("version")!r}; it is written like "1.0"')
+        fail("RECORD-VERSION", f'"version" is {_shown(data.get("version"))}; it is written like "1.0"')
         return None
     if version[0] != FORMAT_MAJOR:
         fail(
@@ -197,7 +209,7 @@ def _envelope(data: Any, report: RecordReport, settings: Settings) -> Ruleset[An
     ruleset = ruleset_for(game) if isinstance(game, str) else None
     if ruleset is None:
         known = ", ".join(RULESETS)
-        fail("RECORD-UNKNOWN-GAME", f"unknown game {game!r}; recordkit replays: {known}")
+        fail("RECORD-UNKNOWN-GAME", f"unknown game {_shown(game)}; recordkit replays: {known}")
         return None
     if settings.game is not None and game != settings.game:
         fail("RECORD-WRONG-GAME", f"this is a record of {game}, not of {settings.game}")
@@ -227,6 +239,27 @@ def _over_limits(data: dict[str, Any], report: RecordReport) -> frozenset[int] |
         else:
             skipped.add(deal)
     return None if whole else frozenset(skipped)
+
+
+SHOWN_CHARACTERS = 40
+"""The most of a value a message quotes."""
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: a short one as written, a long one cut, a list or an
+    object named (never a repr of the whole, which deep nesting would break)."""
+    if isinstance(value, (dict, list)) or value is None:
+        return _kind(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "a number too large to be a version"
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARACTERS else text[: SHOWN_CHARACTERS - 3] + "..."
+
+
+def _kind(value: Any) -> str:
+    """What kind of JSON value this is, in words."""
+    kinds = {dict: "an object", list: "a list", str: "a string", bool: "true or false", type(None): "null"}
+    return kinds.get(type(value), "a number")
 
 
 # --- the schema -------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ def to_archive(
     games = deals = 0
     try:
         rows = partial(rows_of, valid_only=True) if valid_only else rows_of
-        for chunk in ordered_map(rows, chunked(raw_records(paths, parse=jobs <= 1)), jobs):
+        for chunk in ordered_map(rows, chunked(raw_records(paths, parse=jobs <= 1, skip=target)), jobs):
             report.skipped += chunk.skipped
             for name, batch in chunk.batches.items():
                 buffered[name].append(_shift_game_ids(batch, writer.manifest.games + games))
@@ -117,7 +117,7 @@ def rows_of(items: list[Source], fast: bool = True, valid_only: bool = False) ->
     for source in items:
         item = parsed(source)
         if isinstance(item, Diagnostic):
-            skipped.append(item)
+            skipped += [item] if item.severity == Severity.ERROR else []  # a BOM's warning skips nothing
             continue
         report = (fast and _replayed_fast(item)) or validate_record(item, Settings(strict=True))
         if _complete(report) and not (valid_only and _errors(report)):

@@ -397,7 +397,11 @@ def convert(
             manifest = read_manifest(Path(sources[0]))
             with _progress("records", manifest.games) as advance:
                 report = from_archive(Path(sources[0]), output, advance)
+            for diagnostic in report.skipped:
+                err.print(f"[red]{escape(diagnostic.text())}")
             err.print(f"wrote {report.records} record(s) to {output}")
+            if report.skipped:
+                raise typer.Exit(2)
             return
         with _progress("records", None) as advance:
             report = to_archive(

@@ -107,10 +107,21 @@ def _columnar_files(archive: Path, manifest: Manifest, part: str, game: str | No
         paths = {name: part_file(archive, name, part, game) for name in TABLES}
         if not all(manifest.checksum(part, name, game) == file_checksum(paths[name]) for name in TABLES):
             return None
+        if not all(_typed(paths[name], name, game) for name in TABLES):
+            return None
         files = {name: _opened(paths[name], _wanted(name, game)) for name in TABLES}
     except (ArchiveError, OSError):
         return None
     return files if _aligned(files, game) and _small(files) else None
+
+
+def _typed(path: Path, table: str, game: str | None) -> bool:
+    """Whether a file has the columns a columnar check reads, each of the table's own type."""
+    schema, expected = parquet_file(path).schema_arrow, TABLES[table]
+    return all(
+        schema.get_field_index(name) >= 0 and schema.field(name).type == expected.field(name).type
+        for name in _wanted(table, game)
+    )
 
 
 def _opened(path: Path, columns: list[str]) -> pq.ParquetFile:

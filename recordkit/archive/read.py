@@ -20,7 +20,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from recordkit.archive.manifest import PARTITIONED, ArchiveError, Manifest, part_file, read_manifest
+from recordkit.archive.manifest import ArchiveError, Manifest, part_file, read_manifest
 from recordkit.archive.store import parquet_file, read_batches
 from recordkit.diagnostics import Diagnostic, Location, Severity
 
@@ -90,26 +90,25 @@ def in_order(
     record after the first with its game_id replaced by a diagnostic: a record is never read twice."""
     last = -1
     for part in manifest.parts:
-        streams = [unit(part, game) for game in manifest.units(part)]
-        for game_id, item in heapq.merge(*streams, key=lambda keyed: -1 if keyed[0] is None else keyed[0]):
-            if game_id is not None and game_id <= last:
+        streams = [_of_game(game, unit(part, game)) for game in manifest.units(part)]
+        for game_id, game, item in heapq.merge(*streams, key=lambda keyed: keyed[0]):
+            if isinstance(item, Diagnostic) or game_id < 0:
+                yield item
+            elif game_id <= last:
                 yield damage(
-                    part_file(
-                        archive, "games", part, None if manifest.version < PARTITIONED else _game_of(item)
-                    ),
-                    f"record {game_id + 1} (game_id {game_id}) comes again or out of order; read once",
+                    part_file(archive, "games", part, game),
+                    f"game_id {game_id} comes again or out of order; the record is read once",
                     game_id,
                 )
-                continue
-            last = last if game_id is None else game_id
-            yield item
+            else:
+                last = game_id
+                yield item
 
 
-def _game_of(item: Any) -> str | None:
-    """The game whose file an item came from, when it carries one (a diagnostic's file)."""
-    if isinstance(item, Diagnostic) and item.location.file and "game=" in item.location.file:
-        return item.location.file.split("game=")[1].split("/")[0]
-    return None
+def _of_game(game: str | None, keyed: Iterator[Keyed]) -> Iterator[tuple[int, str | None, Any]]:
+    """A unit's items with their game, keyed by game_id (-1 for a whole file)."""
+    for game_id, item in keyed:
+        yield (-1 if game_id is None else game_id), game, item
 
 
 def archive_entries(archive: Path) -> Iterator[Entry]:
@@ -196,7 +195,7 @@ class _Join:
         yield from self._before(game_id)
         problem, text = joined(envelope, n_deals, self._of(game_id))
         if text is None:
-            path = self.deals_path if problem.startswith("the deal") else self.games_path
+            path = self.deals_path if problem.startswith(("the deal_json", "its deals")) else self.games_path
             yield game_id, damage(path, f"{problem}; the record is left out", game_id)
         else:
             yield game_id, (game_id, text)

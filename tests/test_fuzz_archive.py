@@ -5,7 +5,7 @@ Each mutant applies one to three mutations to a copy of a small archive of two p
 games: a manifest field set to a value of another shape, a file truncated, zeroed in part, a byte
 flipped, swapped with another, removed or made a link out of the archive, a cell edited through
 pyarrow (with the manifest's checksum updated or not, so that the columnar path sees hostile rows
-too). RECORDKIT_FUZZ_MUTANTS sets how many (default 160, well under a minute).
+too). RECORDKIT_FUZZ_MUTANTS sets how many (default 100, well under a minute).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from recordkit.generate import generate_record
 from tests.helpers import generated
 
 runner = CliRunner()
-MUTANTS = int(os.environ.get("RECORDKIT_FUZZ_MUTANTS", "160"))
+MUTANTS = int(os.environ.get("RECORDKIT_FUZZ_MUTANTS", "100"))
 VALUES: list[Any] = [
     None,
     [],

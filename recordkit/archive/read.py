@@ -18,7 +18,6 @@ from typing import Any
 
 import orjson
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from recordkit.archive.manifest import ArchiveError, Manifest, part_file, read_manifest
 from recordkit.archive.store import parquet_file, read_batches
@@ -43,10 +42,9 @@ def damage(path: Path, message: str, game_id: int | None = None) -> Diagnostic:
     return Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, message, where)
 
 
-def opened(path: Path, columns: dict[str, Callable[[Any], bool]], table: str) -> pq.ParquetFile:
-    """A part's file, checked to be Parquet and to have the columns a reader takes, of their types."""
-    parquet = parquet_file(path)
-    schema = parquet.schema_arrow
+def check_columns(path: Path, columns: dict[str, Callable[[Any], bool]], table: str) -> None:
+    """Check that a part's file is Parquet and has the columns a reader takes, of their types."""
+    schema = parquet_file(path).schema_arrow
     for name, right_type in columns.items():
         index = schema.get_field_index(name)
         if index < 0:
@@ -55,7 +53,6 @@ def opened(path: Path, columns: dict[str, Callable[[Any], bool]], table: str) ->
             raise ArchiveError(
                 f"its column {name!r} is of type {schema.field(index).type}, not the table's", path
             )
-    return parquet
 
 
 def count_problems(archive: Path, manifest: Manifest) -> Iterator[Diagnostic]:
@@ -124,8 +121,8 @@ def unit_entries(archive: Path, manifest: Manifest, part: str, game: str | None)
     games_path = part_file(archive, "games", part, game)
     deals_path = part_file(archive, "deals", part, game)
     try:
-        opened(games_path, GAMES_COLUMNS, "games")
-        opened(deals_path, DEALS_COLUMNS, "deals")
+        check_columns(games_path, GAMES_COLUMNS, "games")
+        check_columns(deals_path, DEALS_COLUMNS, "deals")
     except ArchiveError as error:
         yield None, unreadable(error, games_path)
         return

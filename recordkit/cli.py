@@ -485,7 +485,11 @@ def convert(
             manifest = read_manifest(Path(sources[0]))
             with progress_bar(err, "converting", manifest.games, deals=False) as tally:
                 report = from_archive(Path(sources[0]), output, tally)
+            for diagnostic in report.skipped:
+                err.print(f"[red]{escape(diagnostic.text())}")
             err.print(f"wrote {report.records} record(s) to {output}")
+            if report.skipped:
+                raise typer.Exit(2)
             return
         with progress_bar(err, "converting", count_records(sources) if shown else None) as tally:
             report = to_archive(

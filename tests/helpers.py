@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +98,27 @@ def reported_at_swap(record: dict[str, Any], swap: Swap) -> list[Diagnostic]:
     return [
         d for d in diagnostics_of(record) if (d.location.deal, d.location.trick, d.location.position) == place
     ]
+
+
+def flat_archive(archive: Path, version: int) -> None:
+    """Lay a one-game archive out as recordkit wrote it before version 4 (`<table>/part-NNNNN.parquet`,
+    the files holding the `game` column) and give its manifest `version`."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    manifest = orjson.loads((archive / "_recordkit.json").read_bytes())
+    checksums: dict[str, dict[str, str]] = {}
+    for part, games in manifest.pop("contents").items():
+        (game,) = games
+        for table in ("games", "deals", "calls", "plays", "scores"):
+            folder = archive / table / f"game={game}"
+            rows = pq.read_table(folder / f"{part}.parquet")
+            if table in ("games", "deals"):
+                rows = rows.add_column(1, "game", pa.array([game] * rows.num_rows, pa.string()))
+            pq.write_table(rows, archive / table / f"{part}.parquet")
+            (folder / f"{part}.parquet").unlink()
+            folder.rmdir()
+            digest = hashlib.sha256((archive / table / f"{part}.parquet").read_bytes()).hexdigest()
+            checksums.setdefault(part, {})[table] = digest
+    manifest.update(version=version, checksums=checksums)
+    (archive / "_recordkit.json").write_bytes(orjson.dumps(manifest))

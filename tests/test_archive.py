@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from recordkit.archive import ArchiveError, archive_records, from_archive, read_manifest, to_archive
+from recordkit.archive import archive_records, from_archive, read_manifest, to_archive
 from recordkit.archive.stats import connect
-from recordkit.archive.tables import Rows
+from recordkit.archive.store import ArchiveWriter
 from recordkit.cli import app
 from recordkit.codec import dumps, loads, to_data
 from recordkit.diagnostics import Location
@@ -118,8 +118,10 @@ def test_existing_archive_is_not_overwritten_without_asking(tmp_path: Path) -> N
 def test_files_carry_version_and_options_metadata(tmp_path: Path) -> None:
     archive = tmp_path / "archive"
     to_archive([str(write_jsonl(tmp_path / "a.jsonl", [generated(4, 1, options={"misere": True})]))], archive)
-    metadata = pq.ParquetFile(archive / "plays" / "part-00000.parquet").metadata.metadata
-    assert metadata[b"recordkit.archive_version"] == b"3"
+    metadata = pq.ParquetFile(
+        archive / "plays" / "game=french-tarot" / "part-00000.parquet"
+    ).metadata.metadata
+    assert metadata[b"recordkit.archive_version"] == b"4"
     assert metadata[b"recordkit.record_format"] == b"1.1"
     assert metadata[b"recordkit.tool"].startswith(b"recordkit ")
     assert orjson.loads(metadata[b"recordkit.options"])["french-tarot"][0].count('"misere":true') == 1
@@ -274,15 +276,15 @@ def test_failed_append_leaves_the_archive_intact(tmp_path: Path, monkeypatch: py
     to_archive([str(write_jsonl(tmp_path / "a.jsonl", [generated(4, s) for s in range(3)]))], archive)
     before = snapshot(archive)
     calls = {"n": 0}
-    original = Rows.add
+    original = ArchiveWriter.write
 
-    def failing(self: Rows, *args: Any) -> None:
+    def failing(self: ArchiveWriter, *args: Any) -> None:
         calls["n"] += 1
-        if calls["n"] == 4:
+        if calls["n"] == 2:
             raise RuntimeError("disk full")
         original(self, *args)
 
-    monkeypatch.setattr(Rows, "add", failing)
+    monkeypatch.setattr(ArchiveWriter, "write", failing)
     source = write_jsonl(tmp_path / "b.jsonl", [generated(4, s) for s in range(10, 16)])
     with pytest.raises(RuntimeError):
         to_archive([str(source)], archive, append=True, batch_deals=2)
@@ -319,8 +321,14 @@ def test_converting_back_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     to_archive([str(write_jsonl(tmp_path / "a.jsonl", [generated(4, s) for s in range(3)]))], archive)
     output = tmp_path / "back.jsonl"
     output.write_bytes(b"old content\n")
-    (archive / "deals" / "part-00000.parquet").write_bytes(b"PAR1 not really")
-    with pytest.raises(ArchiveError):
+    first = next(archive_records(archive))
+
+    def failing(_archive: Path) -> Any:
+        yield first
+        raise OSError("disk full")
+
+    monkeypatch.setattr("recordkit.archive.convert.archive_entries", failing)
+    with pytest.raises(OSError):
         from_archive(archive, output)
     assert output.read_bytes() == b"old content\n"
 
@@ -336,19 +344,19 @@ def small_archive(tmp_path: Path) -> Path:
 
 
 def test_truncated_parquet_is_named(small_archive: Path, tmp_path: Path) -> None:
-    part = small_archive / "games" / "part-00000.parquet"
+    part = small_archive / "games" / "game=french-tarot" / "part-00000.parquet"
     part.write_bytes(part.read_bytes()[:100])
     result = runner.invoke(app, ["convert", str(small_archive), str(tmp_path / "out.jsonl")])
-    assert result.exit_code == 2 and "games/part-00000.parquet" in result.output
-    assert not (tmp_path / "out.jsonl").exists()
+    assert result.exit_code == 2 and "games/game=french-tarot/part-00000.parquet" in result.output
+    assert (tmp_path / "out.jsonl").read_bytes() == b""  # the only records were in that file
     result = runner.invoke(app, ["validate", str(small_archive)])
     assert result.exit_code == 2 and "ARCHIVE-UNREADABLE" in result.output
 
 
 def test_missing_table_is_named(small_archive: Path, tmp_path: Path) -> None:
-    (small_archive / "plays" / "part-00000.parquet").unlink()
+    (small_archive / "plays" / "game=french-tarot" / "part-00000.parquet").unlink()
     result = runner.invoke(app, ["stats", str(small_archive)])
-    assert result.exit_code == 2 and "plays/part-00000.parquet" in result.output
+    assert result.exit_code == 2 and "plays/game=french-tarot/part-00000.parquet" in result.output
 
 
 def test_newer_archive_version_is_refused(small_archive: Path, tmp_path: Path) -> None:

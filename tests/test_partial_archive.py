@@ -29,7 +29,7 @@ from recordkit.generate import generate_record
 from recordkit.rules.french_tarot.ruleset import FrenchTarot
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, findings, validate_paths, validate_record
-from tests.helpers import generated
+from tests.helpers import flat_archive, generated
 from tests.test_archive import documented_queries
 from tests.test_properties import games as any_game
 
@@ -185,8 +185,7 @@ def test_stats_of_an_archive_before_version_3_leave_the_forms_out(tmp_path: Path
     """An archive of version 2 has no `derived` or `sheet` columns: its stats are the rest."""
     archive = tmp_path / "archive"
     to_archive([str(write_lines(tmp_path / "in.jsonl", [orjson.dumps(generated(4, 2)).decode()]))], archive)
-    manifest = orjson.loads((archive / "_recordkit.json").read_bytes())
-    (archive / "_recordkit.json").write_bytes(orjson.dumps({**manifest, "version": 2}))
+    flat_archive(archive, 2)
     stats = archive_stats(archive)
     assert stats.forms is None and stats.games[1] == [("french-tarot", 4, 1, 3)]
 

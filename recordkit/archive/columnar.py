@@ -21,47 +21,107 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from recordkit.archive.convert import part_records
-from recordkit.archive.store import Manifest, file_checksum, parquet_file, read_manifest
+from recordkit.archive.manifest import ArchiveError, Manifest, file_checksum, part_file, read_manifest
+from recordkit.archive.read import Entry, Keyed, count_problems, damage, in_order, joined, unit_entries
+from recordkit.archive.store import parquet_file
 from recordkit.archive.tables import TABLES
-from recordkit.diagnostics import Location
+from recordkit.diagnostics import Diagnostic, Location
 from recordkit.games import RULESETS
 from recordkit.quick import clean_header
 from recordkit.rules.columns import COLUMNS, DICTIONARY_COLUMNS, Bools, ColumnRows
 from recordkit.sources import RawLine, RawRecord
 from recordkit.validate import Item, RecordReport, Settings
 
+GROUP_DEALS = 8192
+"""The most games or deals rows of a row group the columnar check reads whole (the converter
+writes about 4,096); a larger row group is read on the record path, in bounded batches."""
+GROUP_ROWS = 1_048_576
+"""The most calls, plays or scores rows of a row group the columnar check reads whole."""
+
+Files = dict[str, pq.ParquetFile]
+
 
 def archive_items(archive: Path, settings: Settings, parse: bool = True) -> Iterator[Item]:
     """Every record of an archive in order: an empty report for each record the columnar checks
-    prove clean, the record itself (parsed, or as text when `parse` is False) for any other."""
+    prove clean, the record itself (parsed, or as text when `parse` is False) for any other, and
+    a diagnostic for each damaged file, row or count (recordkit.archive.read)."""
     manifest = read_manifest(archive)
-    for part in manifest.parts:
-        files = {name: _opened(archive / name / f"{part}.parquet", COLUMNS[name]) for name in TABLES}
-        if not (_trusted(archive, manifest, part) and _aligned(files)):
-            for game_id, text in part_records(archive, part):
-                location = Location(file=str(archive), record=game_id + 1)
-                yield RawRecord(orjson.loads(text), location) if parse else RawLine(text, location)
-            continue
-        for group in range(files["games"].num_row_groups):
-            tables = {
-                name: files[name].read_row_group(group, columns=columns) for name, columns in COLUMNS.items()
-            }
-            proven = _proven(tables, settings)
-            games = {
-                name: tables["games"].column(name).to_pylist() for name in ("game_id", "n_deals", "record")
-            }
-            deals = {} if proven.all() else _deal_texts(files["deals"], group)
-            del tables
-            pa.default_memory_pool().release_unused()  # keeps memory flat from row group to row group
-            for game_id, n_deals, envelope, clean in zip(*games.values(), proven, strict=True):
-                location = Location(file=str(archive), record=game_id + 1)
-                if clean:
-                    yield RecordReport(location, deal_count=n_deals)
-                    continue
-                record = orjson.loads(envelope)
-                record["deals"] = [orjson.loads(text) for text in deals.get(game_id, [])]
-                yield RawRecord(record, location) if parse else RawLine(orjson.dumps(record), location)
+    yield from count_problems(archive, manifest)
+    yield from in_order(
+        archive, manifest, lambda part, game: _unit_items(archive, manifest, part, game, settings, parse)
+    )
+
+
+def _unit_items(
+    archive: Path, manifest: Manifest, part: str, game: str | None, settings: Settings, parse: bool
+) -> Iterator[Keyed]:
+    """The items of one part's files of a game, keyed by game_id: checked by whole columns when
+    the files are recordkit's own, read record by record otherwise."""
+    files = _columnar_files(archive, manifest, part, game)
+    if files is None:
+        for game_id, entry in unit_entries(archive, manifest, part, game):
+            yield game_id, _item(archive, entry, parse)
+        return
+    for group in range(files["games"].num_row_groups):
+        tables = {name: files[name].read_row_group(group, columns=_wanted(name, game)) for name in COLUMNS}
+        if game is not None:
+            rows = tables["games"].num_rows
+            tables["games"] = tables["games"].append_column("game", pa.array([game] * rows, pa.string()))
+        proven = _proven(tables, settings)
+        games = {name: tables["games"].column(name).to_pylist() for name in ("game_id", "n_deals", "record")}
+        deals = {} if proven.all() else _deal_texts(files["deals"], group)
+        del tables
+        pa.default_memory_pool().release_unused()  # keeps memory flat from row group to row group
+        for game_id, n_deals, envelope, clean in zip(*games.values(), proven, strict=True):
+            location = Location(file=str(archive), record=game_id + 1)
+            if clean:
+                yield game_id, RecordReport(location, deal_count=n_deals)
+                continue
+            problem, text = joined(envelope, n_deals, deals.get(game_id, []))
+            if text is None:
+                path = part_file(archive, "games", part, game)
+                yield game_id, damage(path, f"{problem}; the record is left out", game_id)
+            else:
+                yield game_id, _item(archive, (game_id, text), parse)
+
+
+def _item(archive: Path, entry: Entry, parse: bool) -> Item:
+    """A record read back as the validator takes it (a damage diagnostic as it is)."""
+    if isinstance(entry, Diagnostic):
+        return entry
+    game_id, text = entry
+    location = Location(file=str(archive), record=game_id + 1)
+    return RawRecord(orjson.loads(text), location) if parse else RawLine(text, location)
+
+
+def _wanted(table: str, game: str | None) -> list[str]:
+    """The columns a columnar check reads from a table's file (`game` is the folder's, from version 4)."""
+    return [c for c in COLUMNS[table] if game is None or c != "game"]
+
+
+def _columnar_files(archive: Path, manifest: Manifest, part: str, game: str | None) -> Files | None:
+    """A unit's files opened for the columnar check, or None when it must be read record by
+    record: a file recordkit did not write, rows not aligned as the converter writes them, a row
+    group too large to read whole, or a file that cannot be opened (the record path reports it)."""
+    try:
+        paths = {name: part_file(archive, name, part, game) for name in TABLES}
+        if not all(manifest.checksum(part, name, game) == file_checksum(paths[name]) for name in TABLES):
+            return None
+        if not all(_typed(paths[name], name, game) for name in TABLES):
+            return None
+        files = {name: _opened(paths[name], _wanted(name, game)) for name in TABLES}
+    except (ArchiveError, OSError):
+        return None
+    return files if _aligned(files, game) and _small(files) else None
+
+
+def _typed(path: Path, table: str, game: str | None) -> bool:
+    """Whether a file has the columns a columnar check reads, each of the table's own type."""
+    schema, expected = parquet_file(path).schema_arrow, TABLES[table]
+    return all(
+        schema.get_field_index(name) >= 0 and schema.field(name).type == expected.field(name).type
+        for name in _wanted(table, game)
+    )
 
 
 def _opened(path: Path, columns: list[str]) -> pq.ParquetFile:
@@ -72,18 +132,14 @@ def _opened(path: Path, columns: list[str]) -> pq.ParquetFile:
     return parquet_file(path, leaves)
 
 
-def _trusted(archive: Path, manifest: Manifest, part: str) -> bool:
-    """Whether every file of a part is the one recordkit wrote (its checksum in the manifest)."""
-    written = manifest.checksums.get(part, {})
-    return all(written.get(name) == file_checksum(archive / name / f"{part}.parquet") for name in TABLES)
-
-
-def _aligned(files: dict[str, pq.ParquetFile]) -> bool:
+def _aligned(files: Files, game: str | None) -> bool:
     """Whether row group g of every table holds the rows of the games of row group g of the games
     table (as the converter writes them), with the columns the columnar checks read."""
     groups = files["games"].num_row_groups
     for name, parquet in files.items():
-        if parquet.num_row_groups != groups or not set(COLUMNS[name]) <= set(parquet.schema_arrow.names):
+        if parquet.num_row_groups != groups or not set(_wanted(name, game)) <= set(
+            parquet.schema_arrow.names
+        ):
             return False
     for group in range(groups):
         low, high = _game_range(files["games"], group)
@@ -91,6 +147,16 @@ def _aligned(files: dict[str, pq.ParquetFile]) -> bool:
             first, last = _game_range(parquet, group)
             if first is None or low is None or first < low or last > high:
                 return False
+    return True
+
+
+def _small(files: Files) -> bool:
+    """Whether every row group is small enough to be read whole (GROUP_DEALS, GROUP_ROWS)."""
+    for name, parquet in files.items():
+        limit = GROUP_DEALS if name in ("games", "deals") else GROUP_ROWS
+        metadata = parquet.metadata
+        if any(metadata.row_group(g).num_rows > limit for g in range(metadata.num_row_groups)):
+            return False
     return True
 
 
@@ -105,7 +171,16 @@ def _game_range(parquet: pq.ParquetFile, group: int) -> tuple[Any, Any]:
 
 
 def _proven(tables: dict[str, pa.Table], settings: Settings) -> Bools:
-    """Which games of a row group the columnar checks prove clean."""
+    """Which games of a row group the columnar checks prove clean (none, should the rows be
+    other than the converter writes them: then every record takes the record path)."""
+    try:
+        return _proven_by_columns(tables, settings)
+    except (pa.ArrowException, ValueError, TypeError, KeyError, IndexError):
+        return np.zeros(tables["games"].num_rows, dtype=bool)
+
+
+def _proven_by_columns(tables: dict[str, pa.Table], settings: Settings) -> Bools:
+    """Which games of a row group the rulesets' columnar checks prove clean."""
     games = tables["games"]
     names = games.column("game").to_pylist()
     proven = np.zeros(games.num_rows, dtype=bool)
@@ -143,12 +218,12 @@ def _rows_of(table: pa.Table, game_ids: pa.Array) -> pa.Table:
     return table if pc.all(mask).as_py() else table.filter(mask)
 
 
-def _deal_texts(parquet: pq.ParquetFile, group: int) -> dict[int, list[str]]:
-    """The lossless deals of a row group, by game."""
-    rows = parquet.read_row_group(group, columns=["game_id", "deal_json"])
-    texts: dict[int, list[str]] = {}
-    for game_id, text in zip(
-        rows.column("game_id").to_pylist(), rows.column("deal_json").to_pylist(), strict=True
+def _deal_texts(parquet: pq.ParquetFile, group: int) -> dict[int, list[tuple[Any, Any]]]:
+    """The lossless deals of a row group, (deal, deal_json) by game."""
+    rows = parquet.read_row_group(group, columns=["game_id", "deal", "deal_json"])
+    texts: dict[int, list[tuple[Any, Any]]] = {}
+    for game_id, deal, text in zip(
+        *(rows.column(name).to_pylist() for name in ("game_id", "deal", "deal_json")), strict=True
     ):
-        texts.setdefault(game_id, []).append(text)
+        texts.setdefault(game_id, []).append((deal, text))
     return texts

@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from recordkit.archive.store import ArchiveError, ArchiveWriter, read_batches, read_manifest
+from recordkit.archive.read import archive_entries
+from recordkit.archive.store import ArchiveError, ArchiveWriter
 from recordkit.archive.tables import TABLES, Rows
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.engine import DealReplay
@@ -31,8 +31,6 @@ from recordkit.validate import RecordReport, Settings, validate_record
 
 BATCH_DEALS = 4096
 """Deals buffered before they are written as one row group of each table."""
-READ_ROWS = 1024
-"""Rows read at a time when converting back: small batches keep memory flat."""
 
 
 @dataclass
@@ -107,12 +105,13 @@ def to_archive(
 
 
 def rows_of(items: list[Source], fast: bool = True, valid_only: bool = False) -> Converted:
-    """Replay each record and make its rows (a worker's job); unreadable records are left out,
-    and with `valid_only` records with errors too.
+    """Replay each record and make its rows (a worker's job); records that cannot be read, or
+    whose rows cannot be built or stored, are left out with a diagnostic naming them, and with
+    `valid_only` records with errors too.
 
     A clean record is replayed on the fast path (`fast`: the tests turn it off to compare), any
     other through the full validation."""
-    rows = Rows()
+    accepted: list[tuple[RecordReport, str, Location]] = []
     skipped: list[Diagnostic] = []
     for source in items:
         item = parsed(source)
@@ -121,11 +120,63 @@ def rows_of(items: list[Source], fast: bool = True, valid_only: bool = False) ->
             continue
         report = (fast and _replayed_fast(item)) or validate_record(item, Settings(strict=True))
         if _complete(report) and not (valid_only and _errors(report)):
-            rows.add(rows.games, report, _source(item.location))
+            accepted.append((report, _source(item.location), item.location))
         else:
             skipped += [d for d in report.diagnostics if d.severity == Severity.ERROR]
-    games, deals = rows.games, rows.deals
-    return Converted(rows.batches(), games, deals, skipped)
+    return _rows(accepted, skipped)
+
+
+def _rows(accepted: list[tuple[RecordReport, str, Location]], skipped: list[Diagnostic]) -> Converted:
+    """The rows of the records, less those whose rows cannot be built or stored in the tables'
+    types, each reported: the last line of defence, so that one record never ends a conversion.
+
+    The rows of all the records are built together; only when that fails is each built alone."""
+    rows = Rows()
+    try:
+        for report, source, _location in accepted:
+            rows.add(rows.games, report, source)
+        games, deals = rows.games, rows.deals
+        return Converted(rows.batches(), games, deals, skipped)
+    except Exception:  # whatever a record's rows raise, that record alone is at fault: see below
+        pass
+    parts: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLES}
+    games = deals = 0
+    refused = []
+    for report, source, location in accepted:
+        alone = Rows()
+        try:
+            alone.add(games, report, source)
+            counted = alone.deals
+            batches = alone.batches()
+        except Exception as error:  # the record is reported in the project's words and left out
+            refused.append(_unarchivable(error, location))
+            continue
+        for name, batch in batches.items():
+            parts[name].append(batch)
+        games, deals = games + 1, deals + counted
+    joined = {name: _concatenated(parts[name], schema) for name, schema in TABLES.items()}
+    return Converted(joined, games, deals, skipped + refused)
+
+
+def _concatenated(batches: list[pa.RecordBatch], schema: pa.Schema) -> pa.RecordBatch:
+    """One record batch of the rows of several."""
+    combined = pa.Table.from_batches(batches, schema=schema).combine_chunks().to_batches()
+    return combined[0] if combined else pa.RecordBatch.from_pylist([], schema=schema)
+
+
+def _unarchivable(error: Exception, location: Location) -> Diagnostic:
+    """The diagnostic of a record whose rows cannot be built or stored."""
+    why = (
+        "it holds a number too large to store"
+        if isinstance(error, (orjson.JSONEncodeError, OverflowError, pa.ArrowInvalid))
+        else "its rows for the archive's tables cannot be built"
+    )
+    return Diagnostic(
+        "RECORD-UNARCHIVABLE",
+        Severity.ERROR,
+        f"the record cannot be archived: {why}; it is left out",
+        location,
+    )
 
 
 def _replayed_fast(item: RawRecord) -> RecordReport | None:
@@ -174,47 +225,24 @@ def _source(location: Location) -> str:
 
 
 def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
-    """(game_id, canonical record JSON) for every game of an archive, in order, streamed."""
-    for part in read_manifest(archive).parts:
-        yield from part_records(archive, part)
-
-
-def part_records(archive: Path, part: str) -> Iterator[tuple[int, bytes]]:
-    """(game_id, canonical record JSON) for every game of one part of an archive, streamed."""
-    games = read_batches(archive / "games" / f"{part}.parquet", ["game_id", "n_deals", "record"], READ_ROWS)
-    deals = _deal_rows(archive / "deals" / f"{part}.parquet")
-    for batch in games:
-        for game_id, n_deals, envelope in zip(
-            batch.column("game_id").to_pylist(),
-            batch.column("n_deals").to_pylist(),
-            batch.column("record").to_pylist(),
-            strict=True,
-        ):
-            record = orjson.loads(envelope)
-            record["deals"] = [_deal_of(game_id, deals, archive, part) for _ in range(n_deals)]
-            yield game_id, orjson.dumps(record)
-
-
-def _deal_rows(path: Path) -> Iterator[tuple[int, str]]:
-    for batch in read_batches(path, ["game_id", "deal_json"], READ_ROWS):
-        yield from zip(
-            batch.column("game_id").to_pylist(), batch.column("deal_json").to_pylist(), strict=True
-        )
-
-
-def _deal_of(game_id: int, deals: Iterator[tuple[int, str]], archive: Path, part: str) -> Any:
-    found = next(deals, None)
-    if found is None or found[0] != game_id:
-        raise ArchiveError(f"{archive / 'deals' / part}.parquet: the deals do not match the games table")
-    return orjson.loads(found[1])
+    """(game_id, canonical record JSON) for every game of an archive, in order, streamed; the
+    first damage found (spec/ARCHIVE.md, "Damaged archives") raises an ArchiveError naming it."""
+    for entry in archive_entries(archive):
+        if isinstance(entry, Diagnostic):
+            raise ArchiveError(f"{entry.location.text()}: {entry.message}")
+        yield entry
 
 
 def from_archive(archive: Path, output: Path, progress: Progress | None = None) -> ConvertReport:
-    """Write every record of an archive to a JSON-lines file, atomically."""
+    """Write every record of an archive to a JSON-lines file, atomically; the damage found (a file,
+    a row, a count) is reported in `skipped` and the other records are written."""
     report = ConvertReport()
     with atomic_output(output) as out:
-        for _game_id, text in archive_records(archive):
-            out.write(text + b"\n")
+        for entry in archive_entries(archive):
+            if isinstance(entry, Diagnostic):
+                report.skipped.append(entry)
+                continue
+            out.write(entry[1] + b"\n")
             report.records += 1
             if progress is not None:
                 progress(report.records, report.deals)

@@ -8,8 +8,8 @@ from typing import Any
 
 import duckdb
 
-from recordkit.archive.store import read_manifest
-from recordkit.archive.tables import TABLES
+from recordkit.archive.store import ArchiveError, read_manifest, table_files
+from recordkit.archive.tables import TABLES, VIOLATIONS
 
 
 @dataclass
@@ -62,15 +62,20 @@ GROUP BY ALL ORDER BY ALL
 
 
 def connect(archive: Path) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with one view per table over the archive's committed parts."""
-    manifest = read_manifest(archive)
+    """A DuckDB connection with one view per table over the archive's committed parts (each file
+    checked first by `table_files`; a table with no file yet is an empty one)."""
     connection = duckdb.connect()
-    for table in [*TABLES, *manifest.extra_tables]:
-        files = sorted(str(p) for p in (archive / table).glob("*.parquet"))
-        if table in TABLES:
-            files = [str(archive / table / f"{part}.parquet") for part in manifest.parts]
-        listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-        connection.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listing}])")
+    for table, (files, hive) in table_files(archive).items():
+        if not files:
+            connection.register(
+                table, TABLES[table].empty_table() if table in TABLES else VIOLATIONS.empty_table()
+            )
+            continue
+        listing = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
+        connection.execute(
+            f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listing}], "
+            f"hive_partitioning = {str(hive).lower()}, union_by_name = true)"
+        )
     return connection
 
 
@@ -78,13 +83,16 @@ def archive_stats(archive: Path) -> Stats:
     """Games and deals by game, how the deals were recorded, contracts with their success rate
     and score, score spread."""
     forms = read_manifest(archive).version >= FORMS_VERSION
-    with connect(archive) as connection:
-        return Stats(
-            _rows(connection, GAMES),
-            _rows(connection, FORMS) if forms else None,
-            _rows(connection, CONTRACTS),
-            _rows(connection, SCORES),
-        )
+    try:
+        with connect(archive) as connection:
+            return Stats(
+                _rows(connection, GAMES),
+                _rows(connection, FORMS) if forms else None,
+                _rows(connection, CONTRACTS),
+                _rows(connection, SCORES),
+            )
+    except duckdb.Error:
+        raise ArchiveError(f"{archive}: its tables cannot be queried (a file is damaged)") from None
 
 
 def _rows(connection: duckdb.DuckDBPyConnection, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:

@@ -1,97 +1,69 @@
-"""The archive directory: its manifest, atomic writes and appends, and checked opening.
+"""The archive directory: atomic writes and appends of its parts, one file per table and game.
 
-An archive is a directory with one sub-directory of Parquet parts per table and a manifest,
-`_recordkit.json`, listing the committed parts. Every write builds the complete new archive in a
-hidden sibling directory (hard-linking the parts it keeps) and then swaps it into place in one
-atomic step, so a reader sees the old archive or the new one, never a half-written file; an
-interrupted or failed write leaves the previous archive untouched.
+An archive is a directory with one sub-directory per table, partitioned by game
+(`<table>/game=<game>/part-NNNNN.parquet`, so that each table is its own dataset), and a manifest,
+`_recordkit.json` (recordkit.archive.manifest), listing the committed parts. Every write builds
+the complete new archive in a hidden sibling directory (hard-linking the parts it keeps) and then
+swaps it into place in one atomic step, so a reader sees the old archive or the new one, never a
+half-written file; an interrupted or failed write leaves the previous archive untouched.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import hashlib
 import os
 import shutil
 import uuid
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from recordkit import __version__
-from recordkit.archive.tables import ARCHIVE_FORMAT, ARCHIVE_VERSION, TABLES
+from recordkit.archive.manifest import (
+    MANIFEST,
+    PARTITIONED,
+    ArchiveError,
+    Manifest,
+    extra_files,
+    file_checksum,
+    inside,
+    is_archive,
+    part_file,
+    read_manifest,
+    relative_file,
+)
+from recordkit.archive.tables import ARCHIVE_VERSION, TABLES
 from recordkit.model import FORMAT_VERSION
 
-MANIFEST = "_recordkit.json"
+__all__ = [
+    "MANIFEST",
+    "ArchiveError",
+    "ArchiveWriter",
+    "Manifest",
+    "file_checksum",
+    "is_archive",
+    "parquet_file",
+    "read_batches",
+    "read_manifest",
+    "replace_table",
+    "stored_schema",
+    "swap_into_place",
+    "table_files",
+]
+
 STAGING = ".staging-"
 
 
-class ArchiveError(Exception):
-    """An archive that cannot be read or written; the message names the file."""
-
-
-@dataclass
-class Manifest:
-    """What an archive holds: its parts in order and their counts."""
-
-    format: str = ARCHIVE_FORMAT
-    version: int = ARCHIVE_VERSION
-    record_format: str = FORMAT_VERSION
-    tool: str = f"recordkit {__version__}"
-    parts: list[str] = field(default_factory=list)
-    games: int = 0
-    deals: int = 0
-    extra_tables: list[str] = field(default_factory=list)
-    checksums: dict[str, dict[str, str]] = field(default_factory=dict)
-    """SHA-256 of each part's table files as written: the columnar check trusts a part's rows
-    only while its files are the ones recordkit wrote from the records."""
-
-    def dumps(self) -> bytes:
-        """The manifest file's content."""
-        return orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2) + b"\n"
-
-
-def is_archive(path: Path) -> bool:
-    """True for a directory that has an archive manifest."""
-    return (path / MANIFEST).is_file()
-
-
-def read_manifest(path: Path) -> Manifest:
-    """The manifest of an archive, checked: format, version, and every part of every table present."""
-    manifest_path = path / MANIFEST
-    if not path.is_dir():
-        raise ArchiveError(f"{path}: not a directory, so not a recordkit archive")
-    if not manifest_path.is_file():
-        raise ArchiveError(f"{path}: not a recordkit archive (no {MANIFEST})")
-    try:
-        data = orjson.loads(manifest_path.read_bytes())
-        manifest = Manifest(**data)
-    except (orjson.JSONDecodeError, TypeError) as error:
-        raise ArchiveError(f"{manifest_path}: unreadable manifest ({error})") from None
-    if manifest.format != ARCHIVE_FORMAT:
-        raise ArchiveError(f"{manifest_path}: format {manifest.format!r} is not {ARCHIVE_FORMAT!r}")
-    if manifest.version > ARCHIVE_VERSION:
-        raise ArchiveError(
-            f"{manifest_path}: archive version {manifest.version} is newer than this recordkit reads "
-            f"({ARCHIVE_VERSION}); upgrade recordkit"
-        )
-    for table in TABLES:
-        for part in manifest.parts:
-            part_path = path / table / f"{part}.parquet"
-            if not part_path.is_file():
-                raise ArchiveError(f"{part_path}: missing; the archive's table {table!r} is incomplete")
-    return manifest
-
-
-def file_checksum(path: Path) -> str:
-    """The SHA-256 of a file, in hex."""
-    with path.open("rb") as file:
-        return hashlib.file_digest(file, "sha256").hexdigest()
+def stored_schema(table: str) -> pa.Schema:
+    """A table's schema as its files hold it: without `game`, which the folder names (`game=...`)."""
+    schema = TABLES[table]
+    index = schema.get_field_index("game")
+    return schema if index < 0 else schema.remove(index)
 
 
 def parquet_file(path: Path, dictionary: list[str] | None = None) -> pq.ParquetFile:
@@ -99,26 +71,63 @@ def parquet_file(path: Path, dictionary: list[str] | None = None) -> pq.ParquetF
     corrupt or truncated file into an ArchiveError naming it."""
     try:
         return pq.ParquetFile(path, read_dictionary=dictionary)
-    except (pa.ArrowException, OSError) as error:
-        raise ArchiveError(f"{path}: not a readable Parquet file ({error})") from None
+    except (pa.ArrowException, OSError, ValueError):
+        raise ArchiveError("not a readable Parquet file (damaged, cut short or empty)", path) from None
 
 
 def read_batches(path: Path, columns: list[str], rows: int) -> Iterator[pa.RecordBatch]:
-    """One Parquet part's columns in batches of `rows`, reading one row group at a time.
+    """One Parquet part's columns in batches of at most `rows`, whatever the size of its row groups.
 
-    `ParquetFile.iter_batches` keeps memory it has read (pyarrow 26: about 220 MB per million
-    deals); reading row group by row group keeps it flat.
+    Each row group is streamed with its own reader, which is dropped before the next: a reader
+    kept over the whole file holds memory it has read (pyarrow 26: about 220 MB per million deals).
     """
     parquet = parquet_file(path)
     try:
         for group in range(parquet.num_row_groups):
-            yield from parquet.read_row_group(group, columns=columns).to_batches(max_chunksize=rows)
-    except (pa.ArrowException, OSError) as error:
-        raise ArchiveError(f"{path}: not a readable Parquet file ({error})") from None
+            yield from parquet.iter_batches(batch_size=rows, row_groups=[group], columns=columns)
+            pa.default_memory_pool().release_unused()
+    except (pa.ArrowException, OSError, ValueError):
+        raise ArchiveError("a row group cannot be read (the file is damaged)", path) from None
+
+
+KEY_COLUMNS = {
+    "games": ("game_id", "n_deals", "record"),
+    "deals": ("game_id", "deal", "deal_json"),
+    "calls": ("game_id", "deal", "kind"),
+    "plays": ("game_id", "deal", "card"),
+    "scores": ("game_id", "deal", "score"),
+}
+"""Columns by which a file is known to be its table's (a file of another table lacks one)."""
+
+
+def table_files(archive: Path) -> dict[str, tuple[list[Path], bool]]:
+    """Each table's committed files (the extra tables' too) and whether their folders name the
+    game (`game=...`, version 4), every file checked first to open as its table's Parquet, so that
+    a damaged or swapped file is an ArchiveError naming it before a query engine reads anything."""
+    manifest = read_manifest(archive)
+    partitioned = manifest.version >= PARTITIONED
+    found: dict[str, tuple[list[Path], bool]] = {}
+    for table in TABLES:
+        files = [
+            part_file(archive, table, part, game) for part in manifest.parts for game in manifest.units(part)
+        ]
+        found[table] = (files, partitioned)
+    for table in manifest.extra_tables:
+        found[table] = (extra_files(archive, table), False)
+    for table, (files, _hive) in found.items():
+        for path in files:
+            names = parquet_file(path).schema_arrow.names
+            missing = [c for c in KEY_COLUMNS.get(table, ()) if c not in names]
+            if missing:
+                raise ArchiveError(
+                    f"has no column {missing[0]!r}, so it is not the archive's {table} table", path
+                )
+    return found
 
 
 class ArchiveWriter:
-    """Writes one new part of every table into a staging copy of the archive, then swaps it in."""
+    """Writes one new part of every table, a file per game, into a staging copy of the archive,
+    then swaps it in."""
 
     def __init__(self, target: Path, append: bool) -> None:
         self.target = target
@@ -126,55 +135,79 @@ class ArchiveWriter:
         self.manifest = read_manifest(target) if append else Manifest()
         if self.manifest.version < ARCHIVE_VERSION:
             raise ArchiveError(
-                f"{target / MANIFEST}: archive version {self.manifest.version} has fewer columns than "
-                f"version {ARCHIVE_VERSION}, which this recordkit writes; convert it back to JSON lines "
-                f"and again to append to it"
+                f"{target / MANIFEST}: archive version {self.manifest.version} is laid out differently "
+                f"from version {ARCHIVE_VERSION}, which this recordkit writes; convert it back to JSON "
+                f"lines and again to append to it"
             )
         _remove_stale_staging(target)
         self.staging = target.parent / f".{target.name}{STAGING}{uuid.uuid4().hex[:12]}"
         self.staging.mkdir(parents=True)
         if append:  # the extra tables (violations) describe the old content only: they are dropped
-            _link_tree(target, self.staging, skip=set(self.manifest.extra_tables))
+            _link_parts(target, self.staging, self.manifest, extra=[])
             self.manifest.extra_tables = []
-        self.part = f"part-{len(self.manifest.parts):05d}"
-        self.writers: dict[str, pq.ParquetWriter] = {}
-        for name, schema in TABLES.items():
-            (self.staging / name).mkdir(exist_ok=True)
-            self.writers[name] = pq.ParquetWriter(
-                self.staging / name / f"{self.part}.parquet", schema, compression="zstd"
-            )
+        numbers = [int(part.removeprefix("part-")) for part in self.manifest.parts]
+        self.part = f"part-{max(numbers, default=-1) + 1:05d}"
+        self.writers: dict[tuple[str, str], pq.ParquetWriter] = {}
+        self.counts: dict[str, dict[str, int]] = {}
         self.options_seen: dict[str, set[str]] = {}
 
     def write(self, batches: dict[str, list[pa.RecordBatch]], games: int, deals: int) -> None:
-        """Append the record batches of each table to the new part, as one row group per table."""
-        for name, parts in batches.items():
-            rows = pa.Table.from_batches(parts, schema=TABLES[name])
-            if rows.num_rows:
-                self.writers[name].write_table(rows, row_group_size=rows.num_rows)
-        for part in batches["games"]:
-            for game, options in zip(
-                part.column("game").to_pylist(), part.column("options").to_pylist(), strict=True
-            ):
-                self.options_seen.setdefault(game, set()).add(options)
+        """Append the record batches of each table to the new part, split by game: one row group
+        per table and game."""
+        tables = {name: pa.Table.from_batches(parts, schema=TABLES[name]) for name, parts in batches.items()}
+        names = tables["games"].column("game")
+        for game in sorted(set(names.to_pylist())):
+            chosen = pc.equal(names, game)
+            ids = tables["games"].filter(chosen).column("game_id")
+            for name, table in tables.items():
+                mask = chosen if name == "games" else pc.is_in(table.column("game_id"), value_set=ids)
+                rows = table.filter(mask)
+                if "game" in rows.schema.names:
+                    rows = rows.drop_columns(["game"])
+                if rows.num_rows:
+                    self._writer(name, game).write_table(rows, row_group_size=rows.num_rows)
+            counts = self.counts.setdefault(game, {"games": 0, "deals": 0})
+            counts["games"] += len(ids)
+            counts["deals"] += pc.sum(pc.is_in(tables["deals"].column("game_id"), value_set=ids)).as_py() or 0
+        for game, options in zip(
+            names.to_pylist(), tables["games"].column("options").to_pylist(), strict=True
+        ):
+            self.options_seen.setdefault(game, set()).add(options)
         self.manifest.games += games
         self.manifest.deals += deals
 
+    def _writer(self, table: str, game: str) -> pq.ParquetWriter:
+        """The writer of a table's file for a game, all five opened when the game first appears."""
+        if (table, game) not in self.writers:
+            for name in TABLES:
+                path = self.staging / relative_file(name, self.part, game)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self.writers[(name, game)] = pq.ParquetWriter(path, stored_schema(name), compression="zstd")
+        return self.writers[(table, game)]
+
     def commit(self) -> Manifest:
-        """Close the part with its metadata, write the manifest, and swap the new archive in."""
-        metadata = {
-            "recordkit.archive_version": str(ARCHIVE_VERSION),
-            "recordkit.record_format": FORMAT_VERSION,
-            "recordkit.tool": f"recordkit {__version__}",
-            "recordkit.options": orjson.dumps(
-                {game: sorted(options) for game, options in sorted(self.options_seen.items())}
-            ).decode(),
-        }
-        for writer in self.writers.values():
-            writer.add_key_value_metadata(metadata)
+        """Close the part's files with their metadata, write the manifest, and swap the new archive in."""
+        for (_table, game), writer in self.writers.items():
+            writer.add_key_value_metadata(
+                {
+                    "recordkit.archive_version": str(ARCHIVE_VERSION),
+                    "recordkit.record_format": FORMAT_VERSION,
+                    "recordkit.tool": f"recordkit {__version__}",
+                    "recordkit.game": game,
+                    "recordkit.options": orjson.dumps(
+                        {game: sorted(self.options_seen.get(game, set()))}
+                    ).decode(),
+                }
+            )
             writer.close()
         self.manifest.parts.append(self.part)
+        self.manifest.contents[self.part] = dict(sorted(self.counts.items()))
         self.manifest.checksums[self.part] = {
-            name: file_checksum(self.staging / name / f"{self.part}.parquet") for name in TABLES
+            relative_file(table, self.part, game): file_checksum(
+                self.staging / relative_file(table, self.part, game)
+            )
+            for game in sorted(self.counts)
+            for table in TABLES
         }
         manifest_path = self.staging / MANIFEST
         manifest_path.write_bytes(self.manifest.dumps())
@@ -197,7 +230,7 @@ def replace_table(archive: Path, name: str, batches: Iterable[pa.RecordBatch], s
     staging = archive.parent / f".{archive.name}{STAGING}{uuid.uuid4().hex[:12]}"
     staging.mkdir(parents=True)
     try:
-        _link_tree(archive, staging, skip={name})
+        _link_parts(archive, staging, manifest, extra=[t for t in manifest.extra_tables if t != name])
         (staging / name).mkdir()
         with pq.ParquetWriter(staging / name / "part-00000.parquet", schema, compression="zstd") as writer:
             for batch in batches:
@@ -238,18 +271,23 @@ def _exchange(first: Path, second: Path) -> bool:
     return bool(result == 0)
 
 
-def _link_tree(source: Path, destination: Path, skip: frozenset[str] | set[str] = frozenset()) -> None:
-    """Hard-link every table part of an archive into a staging copy (no data is copied)."""
-    for table_dir in source.iterdir():
-        if not table_dir.is_dir() or table_dir.name in skip:
-            continue
-        (destination / table_dir.name).mkdir(exist_ok=True)
-        for part in table_dir.iterdir():
-            target = destination / table_dir.name / part.name
-            try:
-                os.link(part, target)
-            except OSError:
-                shutil.copy2(part, target)
+def _link_parts(source: Path, destination: Path, manifest: Manifest, extra: list[str]) -> None:
+    """Hard-link the files of every part the manifest lists, and of the `extra` tables kept, into a
+    staging copy (no data is copied; nothing the manifest does not list is carried over)."""
+    files = [
+        part_file(source, table, part, game)
+        for part in manifest.parts
+        for game in manifest.units(part)
+        for table in TABLES
+    ]
+    files += [path for table in extra for path in extra_files(source, table)]
+    for path in files:
+        target = destination / path.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(inside(source, path), target)
+        except OSError:
+            shutil.copy2(path, target)
 
 
 def _fsync_tree(root: Path) -> None:

@@ -14,9 +14,10 @@ from recordkit.games import RULESETS
 from recordkit.validate import RecordReport
 
 ARCHIVE_FORMAT = "recordkit-archive"
-ARCHIVE_VERSION = 3
+ARCHIVE_VERSION = 4
 """2 added the deals' hands, dog and as_written columns and the manifest's checksums; 3 the deals'
-derived and sheet columns (partial records, format 1.1)."""
+derived and sheet columns (partial records, format 1.1); 4 partitioned every table by game
+(`<table>/game=<game>/`, spec/ARCHIVE.md "Layout")."""
 
 TABLES: dict[str, pa.Schema] = {
     "games": pa.schema(

@@ -129,8 +129,9 @@ def _check(item: Item, settings: Settings) -> RecordReport | Diagnostic:
 
 def unreadable(problem: Diagnostic) -> RecordReport | Diagnostic:
     """A problem of one record (a line that is not JSON, a record over the limit) as the report of
-    an unreadable record, so that it is counted among the records; a file's problem as it is."""
-    if problem.location.record is None:
+    an unreadable record, so that it is counted among the records; a file's problem, or an
+    archive's (whose counts are checked against its manifest on their own), as it is."""
+    if problem.location.record is None or problem.code == "ARCHIVE-UNREADABLE":
         return problem
     return RecordReport(problem.location, [problem], deal_count=0)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from recordkit.rules.base import PlayedTrick
-from recordkit.rules.french_tarot.cards import EXCUSE, half_points
+from recordkit.rules.french_tarot.cards import DECK, EXCUSE, half_points
 from recordkit.rules.french_tarot.scoring import as_points, owners
 from recordkit.rules.french_tarot.state import TarotState
 
@@ -32,6 +32,22 @@ def trick_shares(state: TarotState, number: int) -> list[int | float]:
         if now != earlier:
             shares[_seat_of(side, trick, sides)] += now - earlier
     return [as_points(half) for half in shares]
+
+
+def deal_shares(state: TarotState) -> list[list[int | float]]:
+    """Each trick's shares (`trick_shares`), for every trick at once: the count moves a card away
+    from a trick's winner only for the Excuse (`scoring.owners`), so the tricks without it are
+    their points to their winner and only the Excuse's trick is read off the count."""
+    out: list[list[int | float]] = []
+    for number, trick in enumerate(state.tricks, 1):
+        if EXCUSE in trick.cards:
+            out.append(trick_shares(state, number))
+            continue
+        shares: list[int | float] = [0] * state.players
+        assert trick.winner is not None
+        shares[trick.winner] = as_points(half_points(DECK.mask(trick.cards)))
+        out.append(shares)
+    return out
 
 
 def _taken(state: TarotState, sides: list[int], tricks: int) -> list[int]:

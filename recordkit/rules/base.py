@@ -272,11 +272,13 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
             shares.append(share)
         return shares
 
-    def declaring_side(self, table: Table, state: StateT) -> list[bool] | None:
+    def declaring_side(
+        self, table: Table, state: StateT, summary: DealSummary | None = None
+    ) -> list[bool] | None:
         """Which seats score with the declarer (he and his partners), for the scores table's side;
-        None when nobody declared (a goulash, a deal passed out). By default the summary's
-        declarer and partner; games with fixed partnerships say so."""
-        summary = self.summary(state)
+        None when nobody declared (a goulash, a deal passed out). By default the deal's `summary`
+        (computed when not given): its declarer and partner; games with fixed partnerships say so."""
+        summary = summary if summary is not None else self.summary(state)
         if summary.declarer is None:
             return None
         return [seat in (summary.declarer, summary.partner) for seat in range(table.players)]

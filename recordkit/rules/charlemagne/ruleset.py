@@ -409,7 +409,9 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
             trump=SUIT_LETTERS[state.trump] if state.trump is not None else None,
         )
 
-    def declaring_side(self, table: Table, state: CharlemagneState) -> list[bool] | None:
+    def declaring_side(
+        self, table: Table, state: CharlemagneState, summary: DealSummary | None = None
+    ) -> list[bool] | None:
         """The bidder's partnership, his partner in it even when he sits out a lone hand."""
         if state.bidder is None:
             return None

@@ -301,7 +301,9 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
             trump=KARNOFFEL_SUITS[state.chosen] if state.chosen is not None else None,
         )
 
-    def declaring_side(self, table: Table, state: KarnoffelState) -> list[bool] | None:
+    def declaring_side(
+        self, table: Table, state: KarnoffelState, summary: DealSummary | None = None
+    ) -> list[bool] | None:
         """The last raiser's side: partners sit alternately (seats 0 and 2 against 1 and 3)."""
         raiser = state.raiser
         if raiser is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,65 @@ ARCHIVE_VERSION = 3
 """2 added the deals' hands, dog and as_written columns and the manifest's checksums; 3 the deals'
 derived and sheet columns (partial records, format 1.1)."""
 
+
+def _option_type(annotation: Any) -> pa.DataType:
+    """The Arrow type of an option's values: bool, int32 (numbers, numeric choices), else string."""
+    choices = typing.get_args(annotation) if typing.get_origin(annotation) is typing.Literal else ()
+    if annotation is bool:
+        return pa.bool_()
+    if annotation is int or (choices and all(type(c) is int for c in choices)):
+        return pa.int32()
+    return pa.string()
+
+
+def _option_columns() -> dict[str, pa.DataType]:
+    """One games column per option name of every game (`option_<name>`, null in the games that
+    have no such option); a name two games give different types is a string column."""
+    columns: dict[str, pa.DataType] = {}
+    for ruleset in RULESETS.values():
+        for name, info in ruleset.Options.model_fields.items():
+            kind = _option_type(info.annotation)
+            column = f"option_{name}"
+            columns[column] = kind if columns.get(column, kind) == kind else pa.string()
+    return dict(sorted(columns.items()))
+
+
+OPTION_COLUMNS = _option_columns()
+"""The games table's option columns and their types."""
+
+PANDAS_TYPES = {
+    pa.int8(): ("int8", "Int8"),
+    pa.int16(): ("int16", "Int16"),
+    pa.int32(): ("int32", "Int32"),
+    pa.int64(): ("int64", "Int64"),
+    pa.bool_(): ("bool", "boolean"),
+    pa.float64(): ("float64", "float64"),
+}
+"""pandas' names for the Arrow types whose nulls numpy cannot hold: nullable Int8... and boolean."""
+
+
+def with_pandas_metadata(schema: pa.Schema) -> pa.Schema:
+    """The schema with the `pandas` metadata pyarrow reads in `to_pandas()`, so that pandas gets
+    nullable integers and booleans (Int8, boolean) rather than float64 and object."""
+    columns = [
+        {
+            "name": f.name,
+            "field_name": f.name,
+            "pandas_type": PANDAS_TYPES.get(f.type, ("unicode" if f.type == pa.string() else "object",))[0],
+            "numpy_type": PANDAS_TYPES.get(f.type, ("", "object"))[1],
+            "metadata": None,
+        }
+        for f in schema
+    ]
+    pandas = {
+        "index_columns": [],
+        "column_indexes": [],
+        "columns": columns,
+        "creator": {"library": "recordkit"},
+    }
+    return schema.with_metadata({b"pandas": orjson.dumps(pandas)})
+
+
 TABLES: dict[str, pa.Schema] = {
     "games": pa.schema(
         [
@@ -31,6 +91,7 @@ TABLES: dict[str, pa.Schema] = {
             ("n_deals", pa.int32()),
             ("source", pa.string()),
             ("record", pa.string()),
+            *OPTION_COLUMNS.items(),
         ]
     ),
     "deals": pa.schema(
@@ -42,11 +103,18 @@ TABLES: dict[str, pa.Schema] = {
             ("dealer", pa.int8()),
             ("status", pa.string()),
             ("contract", pa.string()),
+            ("contract_number", pa.int16()),
             ("declarer", pa.int8()),
             ("partner", pa.int8()),
             ("made", pa.bool_()),
             ("trump", pa.string()),
             ("declarer_points", pa.float64()),
+            ("bouts", pa.int8()),
+            ("target", pa.float64()),
+            ("margin", pa.float64()),
+            ("joffre_won_by", pa.int8()),
+            ("kaiser_won_by", pa.int8()),
+            ("joffre_captured", pa.int8()),
             ("n_tricks", pa.int16()),
             ("hands", pa.list_(pa.list_(pa.string()))),
             ("dog", pa.list_(pa.string())),
@@ -64,6 +132,7 @@ TABLES: dict[str, pa.Schema] = {
             ("kind", pa.string()),
             ("seat", pa.int8()),
             ("value", pa.string()),
+            ("number", pa.int16()),
         ]
     ),
     "plays": pa.schema(
@@ -80,6 +149,20 @@ TABLES: dict[str, pa.Schema] = {
             ("leader", pa.int8()),
             ("winner", pa.int8()),
             ("won", pa.bool_()),
+            ("points", pa.float64()),
+        ]
+    ),
+    "tricks": pa.schema(
+        [
+            ("game_id", pa.int64()),
+            ("deal", pa.int32()),
+            ("trick", pa.int16()),
+            ("leader", pa.int8()),
+            ("winner", pa.int8()),
+            ("cards", pa.list_(pa.string())),
+            ("points", pa.float64()),
+            ("shares", pa.list_(pa.float64())),
+            ("declarer_points", pa.float64()),
         ]
     ),
     "scores": pa.schema(
@@ -88,27 +171,39 @@ TABLES: dict[str, pa.Schema] = {
             ("deal", pa.int32()),
             ("seat", pa.int8()),
             ("player", pa.string()),
+            ("side", pa.string()),
             ("score", pa.float64()),
             ("computed", pa.float64()),
             ("total", pa.float64()),
         ]
     ),
 }
+TABLES = {name: with_pandas_metadata(schema) for name, schema in TABLES.items()}
 """Every table of an archive, in the order they are written."""
 
-VIOLATIONS = pa.schema(
-    [
-        ("game_id", pa.int64()),
-        ("deal", pa.int32()),
-        ("trick", pa.int16()),
-        ("position", pa.int8()),
-        ("seat", pa.int8()),
-        ("code", pa.string()),
-        ("severity", pa.string()),
-        ("rule", pa.string()),
-        ("message", pa.string()),
-        ("path", pa.string()),
-    ]
+TABLES_SINCE = {"tricks": 4}
+"""The archive version that added a table: a part of an older archive has no file of it."""
+
+
+def required_tables(version: int) -> list[str]:
+    """The tables every part of an archive of this version has."""
+    return [name for name in TABLES if version >= TABLES_SINCE.get(name, 0)]
+
+VIOLATIONS = with_pandas_metadata(
+    pa.schema(
+        [
+            ("game_id", pa.int64()),
+            ("deal", pa.int32()),
+            ("trick", pa.int16()),
+            ("position", pa.int8()),
+            ("seat", pa.int8()),
+            ("code", pa.string()),
+            ("severity", pa.string()),
+            ("rule", pa.string()),
+            ("message", pa.string()),
+            ("path", pa.string()),
+        ]
+    )
 )
 """The table `recordkit validate --violations` writes beside an archive's tables."""
 
@@ -122,6 +217,8 @@ class Rows:
     )
     deals: int = 0
     games: int = 0
+    points: dict[tuple[str, str, int], list[float | None]] = field(default_factory=dict)
+    """Each game and deck's card points, by card id (`_card_points`)."""
 
     def add(self, game_id: int, report: RecordReport, source: str) -> None:
         """The rows of one fully parsed, replayed record."""
@@ -144,7 +241,9 @@ class Rows:
             len(deals),
             source,
             orjson.dumps(data).decode(),
+            *(data["options"].get(column[len("option_") :]) for column in OPTION_COLUMNS),
         )
+        points = self._card_points(ruleset, table, record.game)
         running: list[float] | None = [0.0] * len(record.players)
         for number, (deal, raw, replay) in enumerate(
             zip(record.deals, deals, report.replays, strict=True), 1
@@ -154,6 +253,7 @@ class Rows:
             tricks = state.tricks if state is not None else []
             calls = [a for a in (replay.actions if replay else []) if a.kind != "play"]
             hands, dog, derived = _dealt(raw, replay)
+            side = ruleset.declaring_side(table, state, summary) if state is not None else None
             self._row(
                 "deals",
                 game_id,
@@ -163,11 +263,18 @@ class Rows:
                 deal.dealer,
                 deal.status,
                 summary.contract if summary else None,
+                _number(summary.contract) if summary else None,
                 summary.declarer if summary else None,
                 summary.partner if summary else None,
                 summary.made if summary else None,
                 summary.trump if summary else None,
                 summary.declarer_points if summary else None,
+                summary.bouts if summary else None,
+                summary.target if summary else None,
+                summary.margin if summary else None,
+                summary.joffre_won_by if summary else None,
+                summary.kaiser_won_by if summary else None,
+                summary.joffre_captured if summary else None,
                 len(tricks),
                 hands,
                 dog,
@@ -179,6 +286,7 @@ class Rows:
                 and ruleset.as_written(table, raw, state, calls),
                 orjson.dumps(raw).decode(),
             )
+            values = [ruleset.describe(table, a) for a in calls]
             self._extend(
                 "calls",
                 [game_id] * len(calls),
@@ -186,11 +294,13 @@ class Rows:
                 list(range(1, len(calls) + 1)),
                 [a.kind for a in calls],
                 [a.seat for a in calls],
-                [ruleset.describe(table, a) for a in calls],
+                values,
+                [_number(v) if a.kind == "bid" else None for a, v in zip(calls, values, strict=True)],
             )
             if tricks:
-                self._plays(game_id, number, tricks, table, ruleset, state)
-            running = self._scores(game_id, number, record.players, deal, replay, running)
+                self._plays(game_id, number, tricks, table, ruleset, state, points)
+                self._tricks(game_id, number, tricks, table, ruleset.deal_shares(table, state), side)
+            running = self._scores(game_id, number, record.players, deal, replay, running, side)
         self.games += 1
         self.deals += len(deals)
 
@@ -202,7 +312,9 @@ class Rows:
         deal: Any,
         replay: Any,
         running: list[float] | None,
+        side: list[bool] | None,
     ) -> list[float] | None:
+        """One row per seat: the score written and computed, the running total, the seat's side."""
         written = list(deal.result.scores) if deal.result is not None else None
         computed = replay.scores if replay is not None else None
         scores = written if written is not None else computed
@@ -219,6 +331,7 @@ class Rows:
                 number,
                 seat,
                 player,
+                None if side is None else SIDES[side[seat]],
                 _at(written, seat),
                 _at(computed, seat),
                 _at(running, seat),
@@ -226,7 +339,14 @@ class Rows:
         return running
 
     def _plays(
-        self, game_id: int, number: int, tricks: list[Any], table: Any, ruleset: Any, state: Any
+        self,
+        game_id: int,
+        number: int,
+        tricks: list[Any],
+        table: Any,
+        ruleset: Any,
+        state: Any,
+        points: list[float | None],
     ) -> None:
         """One row per card played, built column by column."""
         cards = [card for trick in tricks for card in trick.cards]
@@ -249,7 +369,51 @@ class Rows:
             leaders,
             winners,
             [seat == winner for seat, winner in zip(seats, winners, strict=True)],
+            [points[c] for c in cards],
         )
+
+    def _tricks(
+        self,
+        game_id: int,
+        number: int,
+        tricks: list[Any],
+        table: Any,
+        shares: list[list[int | float]] | None,
+        side: list[bool] | None,
+    ) -> None:
+        """One row per trick: leader, winner, cards, and its card points by the rules' count
+        (`Ruleset.deal_shares`: French Tarot's Excuse stays with its side), in all, by seat and
+        to the declaring side."""
+        codes = table.deck.codes
+        shared: list[list[float] | None] = (
+            [[float(p) for p in share] for share in shares] if shares is not None else [None] * len(tricks)
+        )
+        self._extend(
+            "tricks",
+            [game_id] * len(tricks),
+            [number] * len(tricks),
+            list(range(1, len(tricks) + 1)),
+            [trick.leader for trick in tricks],
+            [trick.winner for trick in tricks],
+            [[codes[c] for c in trick.cards] for trick in tricks],
+            [None if share is None else sum(share) for share in shared],
+            shared,
+            [
+                None
+                if share is None or side is None
+                else sum(p for p, ours in zip(share, side, strict=True) if ours)
+                for share in shared
+            ],
+        )
+
+    def _card_points(self, ruleset: Any, table: Any, game: str) -> list[float | None]:
+        """Each card's points by the ruleset (`Ruleset.card_points`), by card id, worked out once
+        per game and deck."""
+        key = (game, table.deck.name, len(table.deck))
+        if key not in self.points:
+            values = [ruleset.card_points(table, card) for card in range(len(table.deck))]
+            self.points[key] = [None if v is None else float(v) for v in values]
+        return self.points[key]
 
     def _extend(self, table: str, *columns: list[Any]) -> None:
         for column, values in zip(self.columns[table].values(), columns, strict=True):
@@ -293,6 +457,18 @@ def _dealt(
         dog.split() if type(dog) is str else None,
         derived,
     )
+
+
+SIDES = {True: "declarer", False: "defence"}
+"""The scores table's side of a seat: with the declarer, or against him."""
+
+
+def _number(text: str | None) -> int | None:
+    """The number a bid's or contract's text starts with (`7`, `7 no trump`), None for a word."""
+    if text is None:
+        return None
+    head = text.split(" ", 1)[0]
+    return int(head) if head.isdigit() else None
 
 
 def _at(values: list[Any] | None, index: int) -> float | None:

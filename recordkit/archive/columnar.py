@@ -23,7 +23,6 @@ import pyarrow.parquet as pq
 
 from recordkit.archive.convert import part_records
 from recordkit.archive.store import Manifest, file_checksum, parquet_file, read_manifest
-from recordkit.archive.tables import TABLES
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.quick import clean_header
@@ -37,7 +36,7 @@ def archive_items(archive: Path, settings: Settings, parse: bool = True) -> Iter
     prove clean, the record itself (parsed, or as text when `parse` is False) for any other."""
     manifest = read_manifest(archive)
     for part in manifest.parts:
-        files = {name: _opened(archive / name / f"{part}.parquet", COLUMNS[name]) for name in TABLES}
+        files = {name: _opened(archive / name / f"{part}.parquet", columns) for name, columns in COLUMNS.items()}
         if not (_trusted(archive, manifest, part) and _aligned(files)):
             for game_id, text in part_records(archive, part):
                 location = Location(file=str(archive), record=game_id + 1)
@@ -73,9 +72,10 @@ def _opened(path: Path, columns: list[str]) -> pq.ParquetFile:
 
 
 def _trusted(archive: Path, manifest: Manifest, part: str) -> bool:
-    """Whether every file of a part is the one recordkit wrote (its checksum in the manifest)."""
+    """Whether every file of a part that the columnar checks read is the one recordkit wrote (its
+    checksum in the manifest)."""
     written = manifest.checksums.get(part, {})
-    return all(written.get(name) == file_checksum(archive / name / f"{part}.parquet") for name in TABLES)
+    return all(written.get(name) == file_checksum(archive / name / f"{part}.parquet") for name in COLUMNS)
 
 
 def _aligned(files: dict[str, pq.ParquetFile]) -> bool:

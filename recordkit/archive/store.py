@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from recordkit import __version__
-from recordkit.archive.tables import ARCHIVE_FORMAT, ARCHIVE_VERSION, TABLES
+from recordkit.archive.tables import ARCHIVE_FORMAT, ARCHIVE_VERSION, TABLES, required_tables
 from recordkit.model import FORMAT_VERSION
 
 MANIFEST = "_recordkit.json"
@@ -80,7 +80,7 @@ def read_manifest(path: Path) -> Manifest:
             f"{manifest_path}: archive version {manifest.version} is newer than this recordkit reads "
             f"({ARCHIVE_VERSION}); upgrade recordkit"
         )
-    for table in TABLES:
+    for table in required_tables(manifest.version):
         for part in manifest.parts:
             part_path = path / table / f"{part}.parquet"
             if not part_path.is_file():

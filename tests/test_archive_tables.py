@@ -7,17 +7,19 @@ bouts 4.5, any other card 0.5), never computed with the code under test.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
 from recordkit.archive import to_archive
 from recordkit.archive.stats import archive_stats, connect
-from recordkit.archive.tables import TABLES
+from recordkit.archive.tables import OPTION_COLUMNS, TABLES, VIOLATIONS
 from recordkit.cli import app
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
@@ -306,3 +308,78 @@ def test_pandas_reads_nullable_dtypes(hand_made: Path) -> None:
     )  # the Tarot deal passed out, the goulash, Karnöffel's unraised deal 6
     scores = pq.read_table(hand_made / "scores").to_pandas()
     assert str(scores["seat"].dtype) == "Int8"
+
+
+# --- spec/ARCHIVE.md documents every table, column and call kind ---------------------------------
+
+
+def arrow_name(kind: pa.DataType) -> str:
+    """An Arrow type as the spec writes it: `int8`, `list<string>`."""
+    if pa.types.is_list(kind):
+        return f"list<{arrow_name(kind.value_type)}>"
+    return {"double": "float64"}.get(str(kind), str(kind))
+
+
+def documented_columns() -> dict[str, dict[str, str]]:
+    """Each `### table` section's columns and their Arrow types, as spec/ARCHIVE.md writes them."""
+    text = (ROOT / "spec" / "ARCHIVE.md").read_text().replace("\\<", "<").replace("\\>", ">")
+    tables: dict[str, dict[str, str]] = {}
+    for name, body in re.findall(r"^### (\w+)\n(.*?)(?=^##)", text, flags=re.S | re.M):
+        first = re.search(r"^\| column \|.*?(?=^$)", body, flags=re.S | re.M)  # the columns' table
+        if first is None:
+            continue  # a section that is not a table's
+        for names, kinds in re.findall(r"^\| ([\w<>, ]+) \| ([\w<>, ]+) \|", first.group(), flags=re.M):
+            if names.startswith("option_"):
+                continue
+            cells = [n.strip() for n in names.split(",")]
+            types = [k.strip() for k in kinds.split(",")] if "," in kinds else [kinds.strip()] * len(cells)
+            tables.setdefault(name, {}).update(zip(cells, types, strict=True))
+    return tables
+
+
+def test_spec_documents_every_column_with_its_type() -> None:
+    documented = documented_columns()
+    for name, schema in [*TABLES.items(), ("violations", VIOLATIONS)]:
+        expected = {f.name: arrow_name(f.type) for f in schema if not f.name.startswith("option_")}
+        got = {k: v for k, v in documented[name].items() if k not in ("column", "option_<name>")}
+        assert got == expected, name
+    text = (ROOT / "spec" / "ARCHIVE.md").read_text()
+    listing = text.split("The option columns are, by name: ")[1].split(". `options`")[0]
+    assert re.findall(r"`(option_\w+)`", listing) == list(OPTION_COLUMNS)
+
+
+@pytest.fixture(scope="module")
+def all_samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every valid sample of every game, in one archive."""
+    archive = tmp_path_factory.mktemp("samples") / "archive"
+    to_archive([str(SAMPLES / game) for game in RULESETS], archive)
+    return archive
+
+
+def test_spec_documents_every_call_kind(all_samples: Path) -> None:
+    """Every kind of calls row the samples give, by game (Karnöffel's words, Charlemagne's
+    `trump` and `partner_card`...), has its row in the spec's table of kinds."""
+    seen = set(query(all_samples, "SELECT DISTINCT g.game, c.kind FROM calls c JOIN games g USING (game_id)"))
+    text = (ROOT / "spec" / "ARCHIVE.md").read_text()
+    section = text.split("The kinds of calls rows and their values, by game:")[1].split("### plays")[0]
+    titles = {RULESETS[game].title: game for game in RULESETS}
+    documented: set[tuple[str, str]] = set()
+    game = ""
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.split("|")[1:-1]]
+        if len(cells) == 3 and cells[1].startswith("`"):
+            game = titles.get(cells[0], game)
+            documented |= {(game, kind) for kind in re.findall(r"`(\w+)`", cells[1])}
+    assert seen <= documented and len(seen) >= 14
+
+
+def test_bids_starting_with_a_number_have_it(all_samples: Path) -> None:
+    """Charlemagne's `2H` is a bid of 2 (tricks, hearts); a named contract has no number."""
+    rows = set(
+        query(
+            all_samples,
+            """SELECT c.value, c.number FROM calls c JOIN games g USING (game_id)
+               WHERE g.game = 'charlemagne' AND c.kind = 'bid' AND c.value IN ('2H', '3S', 'pass', 'mulot')""",
+        )
+    )
+    assert {("2H", 2), ("3S", 3), ("pass", None)} <= rows and all(n is None for v, n in rows if v == "mulot")

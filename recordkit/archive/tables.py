@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import typing
 from dataclasses import dataclass, field
 from typing import Any
@@ -463,12 +464,14 @@ SIDES = {True: "declarer", False: "defence"}
 """The scores table's side of a seat: with the declarer, or against him."""
 
 
+LEADING_NUMBER = re.compile(r"[0-9]+")
+
+
 def _number(text: str | None) -> int | None:
-    """The number a bid's or contract's text starts with (`7`, `7 no trump`), None for a word."""
-    if text is None:
-        return None
-    head = text.split(" ", 1)[0]
-    return int(head) if head.isdigit() else None
+    """The number a bid's or contract's text starts with (`7`, `7 no trump`, Charlemagne's `2H`),
+    None for a word (`pass`, `garde`)."""
+    found = LEADING_NUMBER.match(text) if text is not None else None
+    return int(found.group()) if found is not None else None
 
 
 def _at(values: list[Any] | None, index: int) -> float | None:

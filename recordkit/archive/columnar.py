@@ -36,7 +36,9 @@ def archive_items(archive: Path, settings: Settings, parse: bool = True) -> Iter
     prove clean, the record itself (parsed, or as text when `parse` is False) for any other."""
     manifest = read_manifest(archive)
     for part in manifest.parts:
-        files = {name: _opened(archive / name / f"{part}.parquet", columns) for name, columns in COLUMNS.items()}
+        files = {
+            name: _opened(archive / name / f"{part}.parquet", columns) for name, columns in COLUMNS.items()
+        }
         if not (_trusted(archive, manifest, part) and _aligned(files)):
             for game_id, text in part_records(archive, part):
                 location = Location(file=str(archive), record=game_id + 1)

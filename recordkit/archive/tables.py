@@ -190,6 +190,7 @@ def required_tables(version: int) -> list[str]:
     """The tables every part of an archive of this version has."""
     return [name for name in TABLES if version >= TABLES_SINCE.get(name, 0)]
 
+
 VIOLATIONS = with_pandas_metadata(
     pa.schema(
         [

@@ -13,6 +13,7 @@ import pyarrow as pa
 from recordkit.codec import to_data
 from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
+from recordkit.rules.base import DealSummary
 from recordkit.validate import RecordReport
 
 ARCHIVE_FORMAT = "recordkit-archive"
@@ -54,7 +55,8 @@ PANDAS_TYPES = {
     pa.bool_(): ("bool", "boolean"),
     pa.float64(): ("float64", "float64"),
 }
-"""pandas' names for the Arrow types whose nulls numpy cannot hold: nullable Int8... and boolean."""
+"""(pandas_type, numpy_type) as pandas' metadata names them, for the Arrow types whose nulls numpy
+cannot hold (pandas' nullable Int8... and boolean); strings and lists are numpy objects."""
 
 
 def with_pandas_metadata(schema: pa.Schema) -> pa.Schema:
@@ -64,7 +66,9 @@ def with_pandas_metadata(schema: pa.Schema) -> pa.Schema:
         {
             "name": f.name,
             "field_name": f.name,
-            "pandas_type": PANDAS_TYPES.get(f.type, ("unicode" if f.type == pa.string() else "object",))[0],
+            "pandas_type": PANDAS_TYPES.get(f.type, ("unicode" if f.type == pa.string() else "object", ""))[
+                0
+            ],
             "numpy_type": PANDAS_TYPES.get(f.type, ("", "object"))[1],
             "metadata": None,
         }
@@ -251,7 +255,7 @@ class Rows:
             zip(record.deals, deals, report.replays, strict=True), 1
         ):
             state = replay.state if replay is not None else None
-            summary = ruleset.summary(state) if state is not None else None
+            summary = ruleset.summary(state) if state is not None else DealSummary()
             tricks = state.tricks if state is not None else []
             calls = [a for a in (replay.actions if replay else []) if a.kind != "play"]
             hands, dog, derived = _dealt(raw, replay)
@@ -264,19 +268,19 @@ class Rows:
                 len(record.players),
                 deal.dealer,
                 deal.status,
-                summary.contract if summary else None,
-                _number(summary.contract) if summary else None,
-                summary.declarer if summary else None,
-                summary.partner if summary else None,
-                summary.made if summary else None,
-                summary.trump if summary else None,
-                summary.declarer_points if summary else None,
-                summary.bouts if summary else None,
-                summary.target if summary else None,
-                summary.margin if summary else None,
-                summary.joffre_won_by if summary else None,
-                summary.kaiser_won_by if summary else None,
-                summary.joffre_captured if summary else None,
+                summary.contract,
+                _number(summary.contract),
+                summary.declarer,
+                summary.partner,
+                summary.made,
+                summary.trump,
+                summary.declarer_points,
+                summary.bouts,
+                summary.target,
+                summary.margin,
+                summary.joffre_won_by,
+                summary.kaiser_won_by,
+                summary.joffre_captured,
                 len(tricks),
                 hands,
                 dog,

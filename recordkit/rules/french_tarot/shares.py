@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from recordkit.rules.base import PlayedTrick
-from recordkit.rules.french_tarot.cards import DECK, EXCUSE, half_points
+from recordkit.rules.french_tarot.cards import EXCUSE, HALF_POINTS, half_points
 from recordkit.rules.french_tarot.scoring import as_points, owners
 from recordkit.rules.french_tarot.state import TarotState
 
@@ -20,11 +20,7 @@ from recordkit.rules.french_tarot.state import TarotState
 def trick_shares(state: TarotState, number: int) -> list[int | float]:
     """Each seat's card points from trick `number` (1-based), as the count gives them."""
     n = state.players
-    attack = state.attack()
-    if state.goulash or not attack:  # each player counts for himself (the goulash settlement)
-        sides = list(range(n))
-    else:
-        sides = [0 if seat in attack else 1 for seat in range(n)]
+    sides = _sides(state)  # a goulash: each player counts for himself (the goulash settlement)
     before, upto = _taken(state, sides, number - 1), _taken(state, sides, number)
     trick = state.tricks[number - 1]
     shares = [0] * n
@@ -35,19 +31,40 @@ def trick_shares(state: TarotState, number: int) -> list[int | float]:
 
 
 def deal_shares(state: TarotState) -> list[list[int | float]]:
-    """Each trick's shares (`trick_shares`), for every trick at once: the count moves a card away
-    from a trick's winner only for the Excuse (`scoring.owners`), so the tricks without it are
-    their points to their winner and only the Excuse's trick is read off the count."""
+    """Each trick's shares (`trick_shares`), for every trick at once. The count moves a card away
+    from a trick's winner only for the Excuse (`scoring.owners`), so every other trick is its
+    points to its winner, and the Excuse's trick holds the rest of each side's count."""
+    taken = [(trick.winner, sum(map(HALF_POINTS.__getitem__, trick.cards))) for trick in state.tricks]
     out: list[list[int | float]] = []
-    for number, trick in enumerate(state.tricks, 1):
-        if EXCUSE in trick.cards:
-            out.append(trick_shares(state, number))
-            continue
+    for winner, half in taken:
+        assert winner is not None
         shares: list[int | float] = [0] * state.players
-        assert trick.winner is not None
-        shares[trick.winner] = as_points(half_points(DECK.mask(trick.cards)))
+        shares[winner] = as_points(half)
         out.append(shares)
+    excuse = next((n for n, trick in enumerate(state.tricks) if EXCUSE in trick.cards), None)
+    if excuse is not None:
+        sides = _sides(state)
+        rest = [0] * (max(sides) + 1)
+        for number, (winner, half) in enumerate(taken):
+            if number != excuse and winner is not None:
+                rest[sides[winner]] += half
+        won, adjust = owners(state, sides)
+        halves = [0] * state.players
+        for side, other in enumerate(rest):
+            total = half_points(won[side]) + adjust[side]
+            if total != other:
+                halves[_seat_of(side, state.tricks[excuse], sides)] += total - other
+        out[excuse] = [as_points(half) if half else 0 for half in halves]
     return out
+
+
+def _sides(state: TarotState) -> list[int]:
+    """The side of each seat for the count: the attack (0) and the defence (1), or each player
+    for himself (a goulash, or no taker)."""
+    attack = state.attack()
+    if state.goulash or not attack:
+        return list(range(state.players))
+    return [0 if seat in attack else 1 for seat in range(state.players)]
 
 
 def _taken(state: TarotState, sides: list[int], tricks: int) -> list[int]:

@@ -173,7 +173,8 @@ def test_tricks_add_up_to_the_count_on_generated_games(tmp_path: Path) -> None:
     """Every complete French Tarot deal: the tricks and the dog hold 91 points, each trick's shares
     and its plays add up to its points, and the declaring side's shares plus what it keeps of the
     dog are the deal's declarer_points; `deal_shares` gives each trick's `trick_shares`."""
-    records = [generated(n, seed, deals=3) for n in (3, 4, 5) for seed in range(4)]
+    variants: list[dict[str, Any]] = [{}, {"excuse_last_trick": "to_other_side", "all_pass": "goulash"}]
+    records = [generated(n, seed, 3, options) for n in (3, 4, 5) for seed in range(3) for options in variants]
     source = tmp_path / "g.jsonl"
     source.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
     to_archive([str(source)], tmp_path / "archive")
@@ -182,7 +183,7 @@ def test_tricks_add_up_to_the_count_on_generated_games(tmp_path: Path) -> None:
         """
         WITH p AS (SELECT game_id, deal, trick, sum(points) AS points FROM plays GROUP BY ALL),
              d AS (SELECT game_id, deal, list(value) AS discard FROM calls WHERE kind = 'discard' GROUP BY ALL)
-        SELECT dl.contract, dl.dog, d.discard, dl.declarer_points, sum(t.points), sum(t.declarer_points),
+        SELECT game_id, deal, dl.contract, dl.dog, d.discard, dl.declarer_points, sum(t.points), sum(t.declarer_points),
                bool_and(abs(list_sum(t.shares) - t.points) < 1e-9), bool_and(p.points = t.points)
         FROM tricks t JOIN deals dl USING (game_id, deal) JOIN p USING (game_id, deal, trick)
         LEFT JOIN d USING (game_id, deal)
@@ -191,13 +192,24 @@ def test_tricks_add_up_to_the_count_on_generated_games(tmp_path: Path) -> None:
         """,
     )
     assert len(rows) > 20
-    for contract, dog, discard, declarer_points, points, to_declarer, shares_add_up, plays_add_up in rows:
+    for (
+        _game,
+        _deal,
+        contract,
+        dog,
+        discard,
+        declarer_points,
+        points,
+        to_declarer,
+        shares_add_up,
+        plays_add_up,
+    ) in rows:
         aside = tarot_points(discard if contract in ("petite", "garde") else dog)
         assert points + aside == 91
         assert to_declarer + (0.0 if contract == "garde_contre" else aside) == declarer_points
         assert shares_add_up and plays_add_up
     ruleset = RULESETS["french-tarot"]
-    for record in records[:6]:
+    for record in records:
         report = validate_record(RawRecord(record, Location()), Settings())
         assert report.record is not None
         table, _ = ruleset.table(report.record.options, len(report.record.players))

@@ -391,25 +391,25 @@ class Rows:
         (`Ruleset.deal_shares`: French Tarot's Excuse stays with its side), in all, by seat and
         to the declaring side."""
         codes = table.deck.codes
-        shared: list[list[float] | None] = (
-            [[float(p) for p in share] for share in shares] if shares is not None else [None] * len(tricks)
-        )
+        count = len(tricks)
+        if shares is None:
+            points: list[Any] = [None] * count
+            ours: list[Any] = [None] * count
+        else:
+            points = [sum(share) for share in shares]
+            seats = [seat for seat, declaring in enumerate(side or []) if declaring]
+            ours = [sum([share[seat] for seat in seats]) for share in shares] if side else [None] * count
         self._extend(
             "tricks",
-            [game_id] * len(tricks),
-            [number] * len(tricks),
-            list(range(1, len(tricks) + 1)),
+            [game_id] * count,
+            [number] * count,
+            list(range(1, count + 1)),
             [trick.leader for trick in tricks],
             [trick.winner for trick in tricks],
             [[codes[c] for c in trick.cards] for trick in tricks],
-            [None if share is None else sum(share) for share in shared],
-            shared,
-            [
-                None
-                if share is None or side is None
-                else sum(p for p, ours in zip(share, side, strict=True) if ours)
-                for share in shared
-            ],
+            points,
+            shares if shares is not None else [None] * count,
+            ours,
         )
 
     def _card_points(self, ruleset: Any, table: Any, game: str) -> list[float | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import typing
 from dataclasses import dataclass, field
@@ -225,6 +226,8 @@ class Rows:
     games: int = 0
     points: dict[tuple[str, str, int], list[float | None]] = field(default_factory=dict)
     """Each game and deck's card points, by card id (`_card_points`)."""
+    shares: list[float] = field(default_factory=list)
+    """The tricks' shares one after the other; the tricks rows hold their lengths (`batches`)."""
 
     def add(self, game_id: int, report: RecordReport, source: str) -> None:
         """The rows of one fully parsed, replayed record."""
@@ -305,7 +308,7 @@ class Rows:
             )
             if tricks:
                 self._plays(game_id, number, tricks, table, ruleset, state, points)
-                self._tricks(game_id, number, tricks, table, ruleset.deal_shares(table, state), side)
+                self._tricks(game_id, number, tricks, ruleset.deal_shares(table, state), side)
             running = self._scores(game_id, number, record.players, deal, replay, running, side)
         self.games += 1
         self.deals += len(deals)
@@ -383,14 +386,12 @@ class Rows:
         game_id: int,
         number: int,
         tricks: list[Any],
-        table: Any,
         shares: list[list[int | float]] | None,
         side: list[bool] | None,
     ) -> None:
         """One row per trick: leader, winner, cards, and its card points by the rules' count
         (`Ruleset.deal_shares`: French Tarot's Excuse stays with its side), in all, by seat and
         to the declaring side."""
-        codes = table.deck.codes
         count = len(tricks)
         if shares is None:
             points: list[Any] = [None] * count
@@ -399,6 +400,8 @@ class Rows:
             points = [sum(share) for share in shares]
             seats = [seat for seat, declaring in enumerate(side or []) if declaring]
             ours = [sum([share[seat] for seat in seats]) for share in shares] if side else [None] * count
+            for share in shares:
+                self.shares.extend(share)
         self._extend(
             "tricks",
             [game_id] * count,
@@ -406,9 +409,9 @@ class Rows:
             list(range(1, count + 1)),
             [trick.leader for trick in tricks],
             [trick.winner for trick in tricks],
-            [[codes[c] for c in trick.cards] for trick in tricks],
+            [len(trick.cards) for trick in tricks],  # the plays' cards, as lists in `batches`
             points,
-            shares if shares is not None else [None] * count,
+            [len(share) for share in shares] if shares is not None else [None] * count,
             ours,
         )
 
@@ -434,12 +437,29 @@ class Rows:
         out = {
             name: pa.RecordBatch.from_pydict(self.columns[name], schema=schema)
             for name, schema in TABLES.items()
+            if name != "tricks"
         }
+        tricks = dict(self.columns["tricks"])
+        tricks["cards"] = _lists(tricks["cards"], out["plays"].column("card"))
+        tricks["shares"] = _lists(tricks["shares"], pa.array(self.shares, pa.float64()))
+        out["tricks"] = pa.RecordBatch.from_pydict(tricks, schema=TABLES["tricks"])
+        out = {name: out[name] for name in TABLES}
         for columns in self.columns.values():
             for values in columns.values():
                 values.clear()
+        self.shares.clear()
         self.deals = self.games = 0
         return out
+
+
+def _lists(sizes: list[int | None], values: pa.Array) -> pa.Array:
+    """A list column from its values one after the other and each row's length (None: a null
+    row). The tricks table's lists are buffered so: one Python list a trick would make the
+    garbage collector walk every buffered trick, over and over."""
+    offsets = [0, *itertools.accumulate(size or 0 for size in sizes)]
+    nulls = [size is None for size in sizes]
+    mask = pa.array(nulls, pa.bool_()) if any(nulls) else None
+    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), values, mask=mask)
 
 
 def _dealt(

@@ -34,28 +34,35 @@ def deal_shares(state: TarotState) -> list[list[int | float]]:
     """Each trick's shares (`trick_shares`), for every trick at once. The count moves a card away
     from a trick's winner only for the Excuse (`scoring.owners`), so every other trick is its
     points to its winner, and the Excuse's trick holds the rest of each side's count."""
-    taken = [(trick.winner, sum(map(HALF_POINTS.__getitem__, trick.cards))) for trick in state.tricks]
     out: list[list[int | float]] = []
-    for winner, half in taken:
-        assert winner is not None
+    excuse = None
+    for number, trick in enumerate(state.tricks):
+        assert trick.winner is not None
         shares: list[int | float] = [0] * state.players
-        shares[winner] = as_points(half)
+        shares[trick.winner] = as_points(sum(map(HALF_POINTS.__getitem__, trick.cards)))
         out.append(shares)
-    excuse = next((n for n, trick in enumerate(state.tricks) if EXCUSE in trick.cards), None)
+        if EXCUSE in trick.cards:
+            excuse = number
     if excuse is not None:
-        sides = _sides(state)
-        rest = [0] * (max(sides) + 1)
-        for number, (winner, half) in enumerate(taken):
-            if number != excuse and winner is not None:
-                rest[sides[winner]] += half
-        won, adjust = owners(state, sides)
-        halves = [0] * state.players
-        for side, other in enumerate(rest):
-            total = half_points(won[side]) + adjust[side]
-            if total != other:
-                halves[_seat_of(side, state.tricks[excuse], sides)] += total - other
-        out[excuse] = [as_points(half) if half else 0 for half in halves]
+        out[excuse] = _excuse_shares(state, excuse, out)
     return out
+
+
+def _excuse_shares(state: TarotState, excuse: int, shares: list[list[int | float]]) -> list[int | float]:
+    """The shares of the Excuse's trick (index `excuse`): each side's count (`scoring.owners`)
+    less what it took in the other tricks (`shares`)."""
+    sides = _sides(state)
+    rest = [0] * (max(sides) + 1)
+    for number, trick in enumerate(state.tricks):
+        if number != excuse and trick.winner is not None:
+            rest[sides[trick.winner]] += int(2 * shares[number][trick.winner])
+    won, adjust = owners(state, sides)
+    halves = [0] * state.players
+    for side, other in enumerate(rest):
+        total = half_points(won[side]) + adjust[side]
+        if total != other:
+            halves[_seat_of(side, state.tricks[excuse], sides)] += total - other
+    return [as_points(half) if half else 0 for half in halves]
 
 
 def _sides(state: TarotState) -> list[int]:

@@ -8,6 +8,7 @@ bouts 4.5, any other card 0.5), never computed with the code under test.
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -395,3 +396,17 @@ def test_bids_starting_with_a_number_have_it(all_samples: Path) -> None:
         )
     )
     assert {("2H", 2), ("3S", 3), ("pass", None)} <= rows and all(n is None for v, n in rows if v == "mulot")
+
+
+def test_an_archive_older_than_the_tricks_table_still_opens(tmp_path: Path) -> None:
+    """A version-3 archive has no tricks files: `stats` and `validate` read it without them."""
+    archive = tmp_path / "archive"
+    to_archive([str(SAMPLES / "karnoffel" / "gasthaus-evening-4p.json")], archive)
+    manifest = orjson.loads((archive / "_recordkit.json").read_bytes())
+    manifest["version"] = 3
+    for sums in manifest["checksums"].values():
+        sums.pop("tricks", None)
+    (archive / "_recordkit.json").write_bytes(orjson.dumps(manifest))
+    shutil.rmtree(archive / "tricks")
+    assert runner.invoke(app, ["stats", str(archive)]).exit_code == 0
+    assert runner.invoke(app, ["validate", str(archive), "-q"]).exit_code == 0

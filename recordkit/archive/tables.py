@@ -454,8 +454,8 @@ class Rows:
 
 def _lists(sizes: list[int | None], values: pa.Array) -> pa.Array:
     """A list column from its values one after the other and each row's length (None: a null
-    row). The tricks table's lists are buffered so: one Python list a trick would make the
-    garbage collector walk every buffered trick, over and over."""
+    row). The tricks table's lists are buffered so, flat (its cards are the plays' cards), rather
+    than as one Python list a trick to build, keep and convert."""
     offsets = [0, *itertools.accumulate(size or 0 for size in sizes)]
     nulls = [size is None for size in sizes]
     mask = pa.array(nulls, pa.bool_()) if any(nulls) else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -120,5 +121,6 @@ def flat_archive(archive: Path, version: int) -> None:
             folder.rmdir()
             digest = hashlib.sha256((archive / table / f"{part}.parquet").read_bytes()).hexdigest()
             checksums.setdefault(part, {})[table] = digest
+    shutil.rmtree(archive / "tricks")  # a table of version 4
     manifest.update(version=version, checksums=checksums)
     (archive / "_recordkit.json").write_bytes(orjson.dumps(manifest))

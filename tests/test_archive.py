@@ -174,6 +174,7 @@ def test_documented_queries_are_all_tested() -> None:
         "excuse_changes_sides",
         "tricks_by_seat",
         "deals_by_form",
+        "points_by_trick",
         "violations_by_code",
         "revokes_with_cards",
     }
@@ -225,6 +226,25 @@ def test_query_tricks_by_seat(analysed: tuple[Path, list[Any]]) -> None:
         ((n, seat, won) for (n, seat), won in counts.items()), key=lambda r: (r[0], -r[2], r[1])
     )
     assert run(archive, "tricks_by_seat") == expected
+
+
+def test_query_points_by_trick(analysed: tuple[Path, list[Any]]) -> None:
+    archive, reports = analysed
+    groups: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for record, _deal, replay, summary in deals_of(reports):
+        if summary.declarer is None:
+            continue
+        ruleset = RULESETS[record.game]
+        table, _ = ruleset.table(record.options, len(record.players))
+        assert table is not None
+        attack = {summary.declarer, summary.partner}
+        for number in range(1, len(replay.state.tricks) + 1):
+            shares = ruleset.trick_shares(table, replay.state, number)
+            assert shares is not None
+            ours = sum(float(share) for seat, share in enumerate(shares) if seat in attack)
+            groups[(len(record.players), number)].append(ours)
+    expected = [(*key, pytest.approx(sum(v) / len(v)), len(v)) for key, v in sorted(groups.items())]
+    assert run(archive, "points_by_trick") == expected
 
 
 def test_query_violations_by_code(analysed: tuple[Path, list[Any]]) -> None:

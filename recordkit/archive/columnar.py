@@ -104,12 +104,12 @@ def _columnar_files(archive: Path, manifest: Manifest, part: str, game: str | No
     record: a file recordkit did not write, rows not aligned as the converter writes them, a row
     group too large to read whole, or a file that cannot be opened (the record path reports it)."""
     try:
-        paths = {name: part_file(archive, name, part, game) for name in TABLES}
-        if not all(manifest.checksum(part, name, game) == file_checksum(paths[name]) for name in TABLES):
+        paths = {name: part_file(archive, name, part, game) for name in COLUMNS}
+        if not all(manifest.checksum(part, name, game) == file_checksum(paths[name]) for name in COLUMNS):
             return None
-        if not all(_typed(paths[name], name, game) for name in TABLES):
+        if not all(_typed(paths[name], name, game) for name in COLUMNS):
             return None
-        files = {name: _opened(paths[name], _wanted(name, game)) for name in TABLES}
+        files = {name: _opened(paths[name], _wanted(name, game)) for name in COLUMNS}
     except (ArchiveError, OSError):
         return None
     return files if _aligned(files, game) and _small(files) else None

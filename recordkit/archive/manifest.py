@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from recordkit import __version__
-from recordkit.archive.tables import ARCHIVE_FORMAT, ARCHIVE_VERSION, TABLES
+from recordkit.archive.tables import ARCHIVE_FORMAT, ARCHIVE_VERSION, TABLES, required_tables
 from recordkit.model import FORMAT_VERSION
 
 MANIFEST = "_recordkit.json"
@@ -112,7 +112,7 @@ def read_manifest(path: Path) -> Manifest:
     manifest = checked(data, manifest_path)
     for part in manifest.parts:
         for game in manifest.units(part):
-            for table in TABLES:
+            for table in required_tables(manifest.version):
                 part_path = part_file(path, table, part, game)
                 if not part_path.is_file():
                     raise ArchiveError(f"{part_path}: missing; the archive's table {table!r} is incomplete")

@@ -37,7 +37,7 @@ from recordkit.archive.manifest import (
     read_manifest,
     relative_file,
 )
-from recordkit.archive.tables import ARCHIVE_VERSION, TABLES
+from recordkit.archive.tables import ARCHIVE_VERSION, TABLES, required_tables
 from recordkit.model import FORMAT_VERSION
 
 __all__ = [
@@ -107,9 +107,13 @@ def table_files(archive: Path) -> dict[str, tuple[list[Path], bool]]:
     manifest = read_manifest(archive)
     partitioned = manifest.version >= PARTITIONED
     found: dict[str, tuple[list[Path], bool]] = {}
+    present = required_tables(manifest.version)  # a table newer than the archive is an empty one
     for table in TABLES:
         files = [
-            part_file(archive, table, part, game) for part in manifest.parts for game in manifest.units(part)
+            part_file(archive, table, part, game)
+            for part in manifest.parts
+            for game in manifest.units(part)
+            if table in present
         ]
         found[table] = (files, partitioned)
     for table in manifest.extra_tables:
@@ -177,7 +181,7 @@ class ArchiveWriter:
         self.manifest.deals += deals
 
     def _writer(self, table: str, game: str) -> pq.ParquetWriter:
-        """The writer of a table's file for a game, all five opened when the game first appears."""
+        """The writer of a table's file for a game, all of the game's opened when it first appears."""
         if (table, game) not in self.writers:
             for name in TABLES:
                 path = self.staging / relative_file(name, self.part, game)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import re
+import typing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +14,7 @@ import pyarrow as pa
 from recordkit.codec import to_data
 from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
+from recordkit.rules.base import DealSummary
 from recordkit.validate import RecordReport
 
 ARCHIVE_FORMAT = "recordkit-archive"
@@ -18,6 +22,68 @@ ARCHIVE_VERSION = 4
 """2 added the deals' hands, dog and as_written columns and the manifest's checksums; 3 the deals'
 derived and sheet columns (partial records, format 1.1); 4 partitioned every table by game
 (`<table>/game=<game>/`, spec/ARCHIVE.md "Layout")."""
+
+
+def _option_type(annotation: Any) -> pa.DataType:
+    """The Arrow type of an option's values: bool, int32 (numbers, numeric choices), else string."""
+    choices = typing.get_args(annotation) if typing.get_origin(annotation) is typing.Literal else ()
+    if annotation is bool:
+        return pa.bool_()
+    if annotation is int or (choices and all(type(c) is int for c in choices)):
+        return pa.int32()
+    return pa.string()
+
+
+def _option_columns() -> dict[str, pa.DataType]:
+    """One games column per option name of every game (`option_<name>`, null in the games that
+    have no such option); a name two games give different types is a string column."""
+    columns: dict[str, pa.DataType] = {}
+    for ruleset in RULESETS.values():
+        for name, info in ruleset.Options.model_fields.items():
+            kind = _option_type(info.annotation)
+            column = f"option_{name}"
+            columns[column] = kind if columns.get(column, kind) == kind else pa.string()
+    return dict(sorted(columns.items()))
+
+
+OPTION_COLUMNS = _option_columns()
+"""The games table's option columns and their types."""
+
+PANDAS_TYPES = {
+    pa.int8(): ("int8", "Int8"),
+    pa.int16(): ("int16", "Int16"),
+    pa.int32(): ("int32", "Int32"),
+    pa.int64(): ("int64", "Int64"),
+    pa.bool_(): ("bool", "boolean"),
+    pa.float64(): ("float64", "float64"),
+}
+"""(pandas_type, numpy_type) as pandas' metadata names them, for the Arrow types whose nulls numpy
+cannot hold (pandas' nullable Int8... and boolean); strings and lists are numpy objects."""
+
+
+def with_pandas_metadata(schema: pa.Schema) -> pa.Schema:
+    """The schema with the `pandas` metadata pyarrow reads in `to_pandas()`, so that pandas gets
+    nullable integers and booleans (Int8, boolean) rather than float64 and object."""
+    columns = [
+        {
+            "name": f.name,
+            "field_name": f.name,
+            "pandas_type": PANDAS_TYPES.get(f.type, ("unicode" if f.type == pa.string() else "object", ""))[
+                0
+            ],
+            "numpy_type": PANDAS_TYPES.get(f.type, ("", "object"))[1],
+            "metadata": None,
+        }
+        for f in schema
+    ]
+    pandas = {
+        "index_columns": [],
+        "column_indexes": [],
+        "columns": columns,
+        "creator": {"library": "recordkit"},
+    }
+    return schema.with_metadata({b"pandas": orjson.dumps(pandas)})
+
 
 TABLES: dict[str, pa.Schema] = {
     "games": pa.schema(
@@ -32,6 +98,7 @@ TABLES: dict[str, pa.Schema] = {
             ("n_deals", pa.int32()),
             ("source", pa.string()),
             ("record", pa.string()),
+            *OPTION_COLUMNS.items(),
         ]
     ),
     "deals": pa.schema(
@@ -43,11 +110,18 @@ TABLES: dict[str, pa.Schema] = {
             ("dealer", pa.int8()),
             ("status", pa.string()),
             ("contract", pa.string()),
+            ("contract_number", pa.int16()),
             ("declarer", pa.int8()),
             ("partner", pa.int8()),
             ("made", pa.bool_()),
             ("trump", pa.string()),
             ("declarer_points", pa.float64()),
+            ("bouts", pa.int8()),
+            ("target", pa.float64()),
+            ("margin", pa.float64()),
+            ("joffre_won_by", pa.int8()),
+            ("kaiser_won_by", pa.int8()),
+            ("joffre_captured", pa.int8()),
             ("n_tricks", pa.int16()),
             ("hands", pa.list_(pa.list_(pa.string()))),
             ("dog", pa.list_(pa.string())),
@@ -65,6 +139,7 @@ TABLES: dict[str, pa.Schema] = {
             ("kind", pa.string()),
             ("seat", pa.int8()),
             ("value", pa.string()),
+            ("number", pa.int16()),
         ]
     ),
     "plays": pa.schema(
@@ -81,6 +156,20 @@ TABLES: dict[str, pa.Schema] = {
             ("leader", pa.int8()),
             ("winner", pa.int8()),
             ("won", pa.bool_()),
+            ("points", pa.float64()),
+        ]
+    ),
+    "tricks": pa.schema(
+        [
+            ("game_id", pa.int64()),
+            ("deal", pa.int32()),
+            ("trick", pa.int16()),
+            ("leader", pa.int8()),
+            ("winner", pa.int8()),
+            ("cards", pa.list_(pa.string())),
+            ("points", pa.float64()),
+            ("shares", pa.list_(pa.float64())),
+            ("declarer_points", pa.float64()),
         ]
     ),
     "scores": pa.schema(
@@ -89,27 +178,40 @@ TABLES: dict[str, pa.Schema] = {
             ("deal", pa.int32()),
             ("seat", pa.int8()),
             ("player", pa.string()),
+            ("side", pa.string()),
             ("score", pa.float64()),
             ("computed", pa.float64()),
             ("total", pa.float64()),
         ]
     ),
 }
+TABLES = {name: with_pandas_metadata(schema) for name, schema in TABLES.items()}
 """Every table of an archive, in the order they are written."""
 
-VIOLATIONS = pa.schema(
-    [
-        ("game_id", pa.int64()),
-        ("deal", pa.int32()),
-        ("trick", pa.int16()),
-        ("position", pa.int8()),
-        ("seat", pa.int8()),
-        ("code", pa.string()),
-        ("severity", pa.string()),
-        ("rule", pa.string()),
-        ("message", pa.string()),
-        ("path", pa.string()),
-    ]
+TABLES_SINCE = {"tricks": 4}
+"""The archive version that added a table: a part of an older archive has no file of it."""
+
+
+def required_tables(version: int) -> list[str]:
+    """The tables every part of an archive of this version has."""
+    return [name for name in TABLES if version >= TABLES_SINCE.get(name, 0)]
+
+
+VIOLATIONS = with_pandas_metadata(
+    pa.schema(
+        [
+            ("game_id", pa.int64()),
+            ("deal", pa.int32()),
+            ("trick", pa.int16()),
+            ("position", pa.int8()),
+            ("seat", pa.int8()),
+            ("code", pa.string()),
+            ("severity", pa.string()),
+            ("rule", pa.string()),
+            ("message", pa.string()),
+            ("path", pa.string()),
+        ]
+    )
 )
 """The table `recordkit validate --violations` writes beside an archive's tables."""
 
@@ -123,6 +225,10 @@ class Rows:
     )
     deals: int = 0
     games: int = 0
+    points: dict[tuple[str, str, int], list[float | None]] = field(default_factory=dict)
+    """Each game and deck's card points, by card id (`_card_points`)."""
+    shares: list[float] = field(default_factory=list)
+    """The tricks' shares one after the other; the tricks rows hold their lengths (`batches`)."""
 
     def add(self, game_id: int, report: RecordReport, source: str) -> None:
         """The rows of one fully parsed, replayed record."""
@@ -145,16 +251,19 @@ class Rows:
             len(deals),
             source,
             orjson.dumps(data).decode(),
+            *(data["options"].get(column[len("option_") :]) for column in OPTION_COLUMNS),
         )
+        points = self._card_points(ruleset, table, record.game)
         running: list[float] | None = [0.0] * len(record.players)
         for number, (deal, raw, replay) in enumerate(
             zip(record.deals, deals, report.replays, strict=True), 1
         ):
             state = replay.state if replay is not None else None
-            summary = ruleset.summary(state) if state is not None else None
+            summary = ruleset.summary(state) if state is not None else DealSummary()
             tricks = state.tricks if state is not None else []
             calls = [a for a in (replay.actions if replay else []) if a.kind != "play"]
             hands, dog, derived = _dealt(raw, replay)
+            side = ruleset.declaring_side(table, state, summary) if state is not None else None
             self._row(
                 "deals",
                 game_id,
@@ -163,12 +272,19 @@ class Rows:
                 len(record.players),
                 deal.dealer,
                 deal.status,
-                summary.contract if summary else None,
-                summary.declarer if summary else None,
-                summary.partner if summary else None,
-                summary.made if summary else None,
-                summary.trump if summary else None,
-                summary.declarer_points if summary else None,
+                summary.contract,
+                _number(summary.contract),
+                summary.declarer,
+                summary.partner,
+                summary.made,
+                summary.trump,
+                summary.declarer_points,
+                summary.bouts,
+                summary.target,
+                summary.margin,
+                summary.joffre_won_by,
+                summary.kaiser_won_by,
+                summary.joffre_captured,
                 len(tricks),
                 hands,
                 dog,
@@ -180,6 +296,7 @@ class Rows:
                 and ruleset.as_written(table, raw, state, calls),
                 orjson.dumps(raw).decode(),
             )
+            values = [ruleset.describe(table, a) for a in calls]
             self._extend(
                 "calls",
                 [game_id] * len(calls),
@@ -187,11 +304,13 @@ class Rows:
                 list(range(1, len(calls) + 1)),
                 [a.kind for a in calls],
                 [a.seat for a in calls],
-                [ruleset.describe(table, a) for a in calls],
+                values,
+                [_number(v) if a.kind == "bid" else None for a, v in zip(calls, values, strict=True)],
             )
             if tricks:
-                self._plays(game_id, number, tricks, table, ruleset, state)
-            running = self._scores(game_id, number, record.players, deal, replay, running)
+                self._plays(game_id, number, tricks, table, ruleset, state, points)
+                self._tricks(game_id, number, tricks, ruleset.deal_shares(table, state), side)
+            running = self._scores(game_id, number, record.players, deal, replay, running, side)
         self.games += 1
         self.deals += len(deals)
 
@@ -203,7 +322,9 @@ class Rows:
         deal: Any,
         replay: Any,
         running: list[float] | None,
+        side: list[bool] | None,
     ) -> list[float] | None:
+        """One row per seat: the score written and computed, the running total, the seat's side."""
         written = list(deal.result.scores) if deal.result is not None else None
         computed = replay.scores if replay is not None else None
         scores = written if written is not None else computed
@@ -220,6 +341,7 @@ class Rows:
                 number,
                 seat,
                 player,
+                None if side is None else SIDES[side[seat]],
                 _at(written, seat),
                 _at(computed, seat),
                 _at(running, seat),
@@ -227,7 +349,14 @@ class Rows:
         return running
 
     def _plays(
-        self, game_id: int, number: int, tricks: list[Any], table: Any, ruleset: Any, state: Any
+        self,
+        game_id: int,
+        number: int,
+        tricks: list[Any],
+        table: Any,
+        ruleset: Any,
+        state: Any,
+        points: list[float | None],
     ) -> None:
         """One row per card played, built column by column."""
         cards = [card for trick in tricks for card in trick.cards]
@@ -250,7 +379,51 @@ class Rows:
             leaders,
             winners,
             [seat == winner for seat, winner in zip(seats, winners, strict=True)],
+            [points[c] for c in cards],
         )
+
+    def _tricks(
+        self,
+        game_id: int,
+        number: int,
+        tricks: list[Any],
+        shares: list[list[int | float]] | None,
+        side: list[bool] | None,
+    ) -> None:
+        """One row per trick: leader, winner, cards, and its card points by the rules' count
+        (`Ruleset.deal_shares`: French Tarot's Excuse stays with its side), in all, by seat and
+        to the declaring side."""
+        count = len(tricks)
+        if shares is None:
+            points: list[Any] = [None] * count
+            ours: list[Any] = [None] * count
+        else:
+            points = [sum(share) for share in shares]
+            seats = [seat for seat, declaring in enumerate(side or []) if declaring]
+            ours = [sum([share[seat] for seat in seats]) for share in shares] if side else [None] * count
+            for share in shares:
+                self.shares.extend(share)
+        self._extend(
+            "tricks",
+            [game_id] * count,
+            [number] * count,
+            list(range(1, count + 1)),
+            [trick.leader for trick in tricks],
+            [trick.winner for trick in tricks],
+            [len(trick.cards) for trick in tricks],  # the plays' cards, as lists in `batches`
+            points,
+            [len(share) for share in shares] if shares is not None else [None] * count,
+            ours,
+        )
+
+    def _card_points(self, ruleset: Any, table: Any, game: str) -> list[float | None]:
+        """Each card's points by the ruleset (`Ruleset.card_points`), by card id, worked out once
+        per game and deck."""
+        key = (game, table.deck.name, len(table.deck))
+        if key not in self.points:
+            values = [ruleset.card_points(table, card) for card in range(len(table.deck))]
+            self.points[key] = [None if v is None else float(v) for v in values]
+        return self.points[key]
 
     def _extend(self, table: str, *columns: list[Any]) -> None:
         for column, values in zip(self.columns[table].values(), columns, strict=True):
@@ -265,12 +438,29 @@ class Rows:
         out = {
             name: pa.RecordBatch.from_pydict(self.columns[name], schema=schema)
             for name, schema in TABLES.items()
+            if name != "tricks"
         }
+        tricks = dict(self.columns["tricks"])
+        tricks["cards"] = _lists(tricks["cards"], out["plays"].column("card"))
+        tricks["shares"] = _lists(tricks["shares"], pa.array(self.shares, pa.float64()))
+        out["tricks"] = pa.RecordBatch.from_pydict(tricks, schema=TABLES["tricks"])
+        out = {name: out[name] for name in TABLES}
         for columns in self.columns.values():
             for values in columns.values():
                 values.clear()
+        self.shares.clear()
         self.deals = self.games = 0
         return out
+
+
+def _lists(sizes: list[int | None], values: pa.Array) -> pa.Array:
+    """A list column from its values one after the other and each row's length (None: a null
+    row). The tricks table's lists are buffered so, flat (its cards are the plays' cards), rather
+    than as one Python list a trick to build, keep and convert."""
+    offsets = [0, *itertools.accumulate(size or 0 for size in sizes)]
+    nulls = [size is None for size in sizes]
+    mask = pa.array(nulls, pa.bool_()) if any(nulls) else None
+    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), values, mask=mask)
 
 
 def _dealt(
@@ -294,6 +484,20 @@ def _dealt(
         dog.split() if type(dog) is str else None,
         derived,
     )
+
+
+SIDES = {True: "declarer", False: "defence"}
+"""The scores table's side of a seat: with the declarer, or against him."""
+
+
+LEADING_NUMBER = re.compile(r"[0-9]+")
+
+
+def _number(text: str | None) -> int | None:
+    """The number a bid's or contract's text starts with (`7`, `7 no trump`, Charlemagne's `2H`),
+    None for a word (`pass`, `garde`)."""
+    found = LEADING_NUMBER.match(text) if text is not None else None
+    return int(found.group()) if found is not None else None
 
 
 def _at(values: list[Any] | None, index: int) -> float | None:

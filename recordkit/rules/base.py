@@ -75,6 +75,18 @@ class DealSummary:
     made: bool | None = None
     trump: str | None = None
     declarer_points: float | None = None
+    bouts: int | None = None
+    """French Tarot: the bouts the declaring side took (its target depends on them)."""
+    target: float | None = None
+    """The card points the declaring side needs (French Tarot: 56, 51, 41 or 36 by its bouts)."""
+    margin: float | None = None
+    """`declarer_points` less `target`: by how much the contract was made (>= 0) or failed."""
+    joffre_won_by: int | None = None
+    """Joffre: the seat that won the trick holding the Joffre (its side takes 5 more)."""
+    kaiser_won_by: int | None = None
+    """Joffre: the seat that won the trick holding the Kaiser (its side takes 3 less)."""
+    joffre_captured: int | None = None
+    """Joffre: the seat whose Joffre the Kaiser took (its side loses 5), when it happened."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +255,33 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     def trick_points(self, trick: PlayedTrick) -> int | float | None:
         """Card points in a trick, for the replay view; None for games that do not count them."""
         return None
+
+    def card_points(self, table: Table, card: int) -> int | float | None:
+        """A card's own points by the game's count (`trick_points` of the card alone), for the
+        archive's plays table; None for games that count tricks rather than cards."""
+        return self.trick_points(PlayedTrick(0, [card], [0], 0))
+
+    def deal_shares(self, table: Table, state: StateT) -> list[list[int | float]] | None:
+        """Each trick's `trick_shares`, for the archive's tricks table (a game may compute them
+        all at once); None for games that do not count card points."""
+        shares: list[list[int | float]] = []
+        for number in range(1, len(state.tricks) + 1):
+            share = self.trick_shares(table, state, number)
+            if share is None:
+                return None
+            shares.append(share)
+        return shares
+
+    def declaring_side(
+        self, table: Table, state: StateT, summary: DealSummary | None = None
+    ) -> list[bool] | None:
+        """Which seats score with the declarer (he and his partners), for the scores table's side;
+        None when nobody declared (a goulash, a deal passed out). By default the deal's `summary`
+        (computed when not given): its declarer and partner; games with fixed partnerships say so."""
+        summary = summary if summary is not None else self.summary(state)
+        if summary.declarer is None:
+            return None
+        return [seat in (summary.declarer, summary.partner) for seat in range(table.players)]
 
     def trick_shares(self, table: Table, state: StateT, number: int) -> list[int | float] | None:
         """Each seat's card points from trick `number` (1-based), for the replay view's running

@@ -412,6 +412,14 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
             trump=SUIT_LETTERS[state.trump] if state.trump is not None else None,
         )
 
+    def declaring_side(
+        self, table: Table, state: CharlemagneState, summary: DealSummary | None = None
+    ) -> list[bool] | None:
+        """The bidder's partnership, his partner in it even when he sits out a lone hand."""
+        if state.bidder is None:
+            return None
+        return [state.bidding_side(seat) for seat in range(table.players)]
+
     def trick_notes(self, state: CharlemagneState, trick: int) -> list[tuple[int, str]]:
         """Knocks in trick `trick` (1-based) as (cards played before the knock, text), for a replay view."""
         return [(after, f"knock({seat})") for seat, number, after in state.knocks if number == trick]

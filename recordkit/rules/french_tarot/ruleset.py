@@ -575,6 +575,10 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         """By the count (`shares.trick_shares`): the Excuse stays with the side that played it."""
         return shares.trick_shares(state, number)
 
+    def deal_shares(self, table: Table, state: TarotState) -> list[list[int | float]]:
+        """Every trick's shares at once (`shares.deal_shares`), for the archive's tricks table."""
+        return shares.deal_shares(state)
+
     def weight(self, state: TarotState, action: Action) -> float:
         """Generated auctions look like a club's: most players pass, few guard without or against."""
         if action.kind == "bid":
@@ -594,6 +598,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             made=count.won if count else None,
             trump=TAROT_TRUMP_SUIT,
             declarer_points=count.half_points / 2 if count else None,
+            bouts=count.bouts if count else None,
+            target=count.target if count else None,
+            margin=count.half_points / 2 - count.target if count else None,
         )
 
     def is_trump(self, state: TarotState, card: int) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 
 from recordkit.rules.base import PlayedTrick
-from recordkit.rules.french_tarot.cards import EXCUSE, half_points
+from recordkit.rules.french_tarot.cards import EXCUSE, HALF_POINTS, half_points
 from recordkit.rules.french_tarot.scoring import as_points, owners
 from recordkit.rules.french_tarot.state import TarotState
 
@@ -20,11 +20,7 @@ from recordkit.rules.french_tarot.state import TarotState
 def trick_shares(state: TarotState, number: int) -> list[int | float]:
     """Each seat's card points from trick `number` (1-based), as the count gives them."""
     n = state.players
-    attack = state.attack()
-    if state.goulash or not attack:  # each player counts for himself (the goulash settlement)
-        sides = list(range(n))
-    else:
-        sides = [0 if seat in attack else 1 for seat in range(n)]
+    sides = _sides(state)  # a goulash: each player counts for himself (the goulash settlement)
     before, upto = _taken(state, sides, number - 1), _taken(state, sides, number)
     trick = state.tricks[number - 1]
     shares = [0] * n
@@ -32,6 +28,50 @@ def trick_shares(state: TarotState, number: int) -> list[int | float]:
         if now != earlier:
             shares[_seat_of(side, trick, sides)] += now - earlier
     return [as_points(half) for half in shares]
+
+
+def deal_shares(state: TarotState) -> list[list[int | float]]:
+    """Each trick's shares (`trick_shares`), for every trick at once. The count moves a card away
+    from a trick's winner only for the Excuse (`scoring.owners`), so every other trick is its
+    points to its winner, and the Excuse's trick holds the rest of each side's count."""
+    out: list[list[int | float]] = []
+    excuse = None
+    for number, trick in enumerate(state.tricks):
+        assert trick.winner is not None
+        shares: list[int | float] = [0] * state.players
+        shares[trick.winner] = as_points(sum(map(HALF_POINTS.__getitem__, trick.cards)))
+        out.append(shares)
+        if EXCUSE in trick.cards:
+            excuse = number
+    if excuse is not None:
+        out[excuse] = _excuse_shares(state, excuse, out)
+    return out
+
+
+def _excuse_shares(state: TarotState, excuse: int, shares: list[list[int | float]]) -> list[int | float]:
+    """The shares of the Excuse's trick (index `excuse`): each side's count (`scoring.owners`)
+    less what it took in the other tricks (`shares`)."""
+    sides = _sides(state)
+    rest = [0] * (max(sides) + 1)
+    for number, trick in enumerate(state.tricks):
+        if number != excuse and trick.winner is not None:
+            rest[sides[trick.winner]] += int(2 * shares[number][trick.winner])
+    won, adjust = owners(state, sides)
+    halves = [0] * state.players
+    for side, other in enumerate(rest):
+        total = half_points(won[side]) + adjust[side]
+        if total != other:
+            halves[_seat_of(side, state.tricks[excuse], sides)] += total - other
+    return [as_points(half) if half else 0 for half in halves]
+
+
+def _sides(state: TarotState) -> list[int]:
+    """The side of each seat for the count: the attack (0) and the defence (1), or each player
+    for himself (a goulash, or no taker)."""
+    attack = state.attack()
+    if state.goulash or not attack:
+        return list(range(state.players))
+    return [0 if seat in attack else 1 for seat in range(state.players)]
 
 
 def _taken(state: TarotState, sides: list[int], tricks: int) -> list[int]:

@@ -31,7 +31,7 @@ from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
 from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids, totals_before
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal, JoffreRecord, JoffreResult, bid_name
-from recordkit.rules.joffre.scoring import count, deal_scores
+from recordkit.rules.joffre.scoring import count, deal_scores, facts_of
 from recordkit.rules.joffre.state import JoffreState, Phase
 
 
@@ -310,6 +310,7 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
             return DealSummary()
         done = state.phase == Phase.DONE and state.scorable
         result = count(state) if done else None
+        facts = facts_of(state) if done else None
         trump = None if state.trump is None or state.trump == NO_TRUMP else play.TRUMP_LETTERS[state.trump]
         return DealSummary(
             contract=bid_name(state.contract),
@@ -318,6 +319,9 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
             made=result.made if result else None,
             trump=trump,
             declarer_points=result.points[state.side(state.bidder)] if result else None,
+            joffre_won_by=facts.joffre if facts else None,
+            kaiser_won_by=facts.kaiser if facts else None,
+            joffre_captured=facts.taken if facts else None,
         )
 
     def is_trump(self, state: JoffreState, card: int) -> bool:

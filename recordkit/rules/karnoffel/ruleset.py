@@ -303,6 +303,15 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
             trump=KARNOFFEL_SUITS[state.chosen] if state.chosen is not None else None,
         )
 
+    def declaring_side(
+        self, table: Table, state: KarnoffelState, summary: DealSummary | None = None
+    ) -> list[bool] | None:
+        """The last raiser's side: partners sit alternately (seats 0 and 2 against 1 and 3)."""
+        raiser = state.raiser
+        if raiser is None:
+            return None
+        return [side_of(seat) == side_of(raiser) for seat in range(table.players)]
+
     def is_trump(self, state: KarnoffelState, card: int) -> bool:
         """The chosen suit's cards of power (J, 7, 6, 2, 3, 4, 5); its K, Q, 10, 9, 8 are plain."""
         return state.chosen == state.cards.suit[card] and state.cards.rank[card] in POWER_RANKS

@@ -68,7 +68,14 @@ def _quick_derived(
 ) -> QuickDeal | None:
     """The fast path of a deal that leaves dealt cards out: derived exactly as the full replay
     derives them (`recordkit.derive`), then the completed deal on the game's fast path; None
-    for any other deal the fast path did not prove."""
+    for any other deal the fast path did not prove. The game's own fast derivation
+    (`Ruleset.quick_completed`) is tried first: its guess of who played what stands only if the
+    fast replay of the completed deal finds every card held by the seat the rules make play it."""
+    guessed = ruleset.quick_completed(table, deal)
+    if guessed is not None:
+        found = ruleset.quick_deal(table, guessed.deal, before)
+        if found is not None:
+            return replace(found, completion=guessed)
     try:
         model = ruleset.Deal.model_validate(deal)
     except ValidationError:

@@ -475,7 +475,8 @@ def _dealt(
         derived = list(replay.completion.derived) if replay.completion is not None else []
     dealt = raw
     if replay is not None and replay.completion is not None:
-        dealt = replay.completion.deal.model_dump(mode="json", exclude_none=True)
+        completed = replay.completion.deal  # a model, or JSON from the fast path's derivation
+        dealt = completed if type(completed) is dict else completed.model_dump(mode="json", exclude_none=True)
     hands, dog = dealt.get("hands"), dealt.get("dog")
     return (
         [hand.split() for hand in hands]

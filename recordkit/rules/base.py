@@ -358,6 +358,14 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         played, say more."""
         return complete_hands(table, deal, played, sum(map(len, played)) == len(table.deck))
 
+    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
+        """The fast path's derivation of a deal (parsed JSON) that leaves dealt cards out: a
+        Completion whose `deal` is the JSON deal with the groups written in, exactly as `derive`
+        and `complete` give them; None when not sure (the full derivation then runs). Only a
+        guess of who played what: `quick.clean_replays` proves it by the fast path's replay of
+        the completed deal, in which every card must be held by the seat the rules make play it."""
+        return None
+
     def forget(self, table: Table, deal: DealT) -> DealT:
         """The deal as a magazine prints it: its calls and tricks, without the hands or any other
         group the play lets the replay derive (the inverse of `complete`, for the generator and

@@ -559,7 +559,7 @@ def stats(path: Annotated[Path, typer.Argument(help="An archive, or a record fil
         for column in columns:
             view.add_column(column)
         for row in rows:
-            view.add_row(*("" if value is None else str(value) for value in row))
+            view.add_row(*("n/a" if value is None else str(value) for value in row))
         out.print(view)
 
 

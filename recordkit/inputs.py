@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from recordkit.archive.columnar import archive_items
-from recordkit.archive.store import ArchiveError
-from recordkit.archive.tables import VIOLATIONS
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.sources import read_records, record_files
 from recordkit.validate import Item, RecordReport, Settings, validate_items
@@ -35,6 +32,9 @@ def input_records(paths: Iterable[str], settings: Settings, parse: bool = True) 
         elif not path.is_dir():
             yield from read_records(path, parse)
         else:
+            from recordkit.archive.columnar import archive_items  # pyarrow and NumPy: archives only
+            from recordkit.archive.store import ArchiveError
+
             try:
                 yield from archive_items(path, settings, parse)
             except ArchiveError as error:
@@ -44,6 +44,8 @@ def input_records(paths: Iterable[str], settings: Settings, parse: bool = True) 
 def violation_batches(reports: Iterable[RecordReport], size: int = 65536) -> Iterator[pa.RecordBatch]:
     """The violations of archive records as rows of the violations table (game_id = record - 1)."""
     import pyarrow as pa  # only `validate --violations` needs it here
+
+    from recordkit.archive.tables import VIOLATIONS
 
     columns: dict[str, list[object]] = {name: [] for name in VIOLATIONS.names}
     for report in reports:

@@ -109,7 +109,7 @@ def test_stats_cli_lists_karnoffel_contracts_in_numeric_order(hand_made: Path) -
         ("7", "0.0"),
         ("10", "1.0"),
     ]
-    assert [row[4] for row in rows if row[2] == "goulash"] == [""]  # no success rate
+    assert [row[4] for row in rows if row[2] == "goulash"] == ["n/a"]  # no taker, so no success rate
 
 
 # --- the tricks table and card points -------------------------------------------------------------

@@ -66,6 +66,19 @@ def test_importing_the_package_and_the_command_line_loads_no_pyarrow_numpy_or_du
     assert done.stdout.strip() == "[]"
 
 
+def test_validating_record_files_loads_no_pyarrow_numpy_or_duckdb() -> None:
+    """Only archives need the columnar libraries: validating JSON files (a folder of them, or
+    records from Python) never imports them."""
+    code = (
+        "import sys; from typer.testing import CliRunner; from recordkit.cli import app; "
+        "result = CliRunner().invoke(app, ['validate', '-q', 'samples/joffre', 'samples/karnoffel']); "
+        "assert result.exit_code == 0, result.output; "
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 # --- 2. the stats extra ---------------------------------------------------------------------------
 
 

@@ -307,12 +307,12 @@ def _slam(announced: bool, done: bool, facts: dict[str, Any]) -> str | None:
     return "announced_failed" if announced else None
 
 
-def records(paths: Iterable[Path], name: str | None = None) -> Iterator[RawRecord | Diagnostic]:
+def records(paths: Iterable[Path | Diagnostic], name: str | None = None) -> Iterator[RawRecord | Diagnostic]:
     """One record of every log read (one per number of players, in the order of the logs), and
-    a diagnostic for each log that cannot be read."""
+    a diagnostic for each log that cannot be read (or path that is not there)."""
     by_players: dict[int, list[Imported]] = {}
     for path in paths:
-        found = read_log(path)
+        found = path if isinstance(path, Diagnostic) else read_log(path)
         if isinstance(found, Diagnostic):
             yield found
         else:
@@ -321,10 +321,10 @@ def records(paths: Iterable[Path], name: str | None = None) -> Iterator[RawRecor
         yield RawRecord(record_of(logs, players), Location(file=name or logs[0].file))
 
 
-def log_records(paths: Iterable[Path]) -> Iterator[RawRecord | Diagnostic]:
+def log_records(paths: Iterable[Path | Diagnostic]) -> Iterator[RawRecord | Diagnostic]:
     """Each log as a record of its own deal, placed at its file: what `validate --from tarotclub` reads."""
     for path in paths:
-        found = read_log(path)
+        found = path if isinstance(path, Diagnostic) else read_log(path)
         yield (
             found
             if isinstance(found, Diagnostic)

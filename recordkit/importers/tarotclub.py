@@ -11,6 +11,7 @@ other logs are still read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +31,11 @@ from recordkit.rules.french_tarot.scoring import POIGNEE_LEVELS, POIGNEE_THRESHO
 
 CODE = "IMPORT-TAROTCLUB"
 RULE = "format.import"
-LOG_VERSION = "3"
-"""The deal-log version TarotClub writes (Deal.cpp, TarotContext.cpp: DEAL_RESULT_FILE_VERSION)."""
+LOG_VERSIONS = ("3", "2.0")
+"""The deal-log versions read: 3 (Deal.cpp, TarotContext.cpp: DEAL_RESULT_FILE_VERSION) and the
+2.0 that TarotClub 2.3 wrote (the players' names, no dog or poignées)."""
+SIDES = ("attack", "defense")
+"""The two poignées a log writes: `attack_handle`, `defense_handle`."""
 SEATS = ("South", "East", "North", "West", "Fifth")
 """TarotClub's places in its order of play (Place::Next): recordkit's seats 0 to 4."""
 CONTRACTS = {
@@ -49,9 +53,13 @@ TRICKS = {3: 24, 4: 18}
 """Tricks in a deal by number of players; five is refused (the log does not name the called King)."""
 HONOURS = {11: "J", 12: "N", 13: "Q", 14: "K"}
 """TarotClub's face values (Card.cpp: points 0.5 + value - 10) as recordkit's rank letters."""
+TARGETS = (56, 51, 41, 36)
+"""The points the attack needs with 0 to 3 bouts (Common.cpp, Tarot::PointsToDo)."""
 PETIT_SIDES = {0: "attack", 1: "defence"}
 """`little_bonus` of an EndOfDeal message: TarotClub's Team numbers (Common.cpp)."""
 RULESET = FrenchTarot()
+TRAILING_COMMA = re.compile(rb",(\s*[}\]])")
+"""A comma left before a closing brace or bracket, which TarotClub's JsonReader accepts."""
 PASSED = "not in the logs: everybody passed and TarotClub dealt again without writing a log"
 
 
@@ -74,6 +82,7 @@ class Imported:
     taker: int
     contract: str
     slam: bool
+    names: tuple[str, ...] | None = None
 
 
 def log_error(file: str, path: str | None, message: str) -> Diagnostic:
@@ -93,7 +102,10 @@ def read_log(path: Path) -> Imported | Diagnostic:
     try:
         data = orjson.loads(content)
     except orjson.JSONDecodeError as error:
-        return json_error(error, content, Location(file=file))
+        try:  # TarotClub's own reader takes a comma before a closing brace; so does the import
+            data = orjson.loads(TRAILING_COMMA.sub(rb"\1", content))
+        except orjson.JSONDecodeError:
+            return json_error(error, content, Location(file=file))
     try:
         return deal_of(data, file)
     except LogError as error:
@@ -111,14 +123,58 @@ def deal_of(data: Any, file: str) -> Imported:
         )
     log = _object(envelope["deal"], "deal", "the deal is an object") if "deal" in envelope else envelope
     prefix = "deal." if log is not envelope else ""
-    version = log.get("version")
-    if version != LOG_VERSION:
+    if log.get("version") not in LOG_VERSIONS:
         raise LogError(
-            f"{prefix}version", f"the log's version is {_shown(version)}; TarotClub writes version 3"
+            f"{prefix}version",
+            f"the log's version is {_shown(log.get('version'))}; TarotClub writes version 3 (2.0 before)",
         )
     info = _object(log.get("deal_info"), f"{prefix}deal_info", "deal_info is missing or not an object")
     where = f"{prefix}deal_info."
-    players = info.get("number_of_players")
+    names = _names(info, where)
+    players = _players(info, names, where)
+    taker = _seat(info.get("taker"), players, f"{where}taker")
+    leader = _seat(info.get("first_trick_lead"), players, f"{where}first_trick_lead")
+    contract = _contract(info.get("contract"), f"{where}contract")
+    slam = info.get("slam")
+    if not isinstance(slam, bool):
+        raise LogError(f"{where}slam", f"the slam is true or false, not {_shown(slam)}")
+    dealer = ((taker if slam else leader) - 1) % players
+    deal: dict[str, Any] = {
+        "dealer": dealer,
+        "auction": auction(dealer, taker, contract, players),
+        "announcements": [{"type": "slam", "seat": taker}] if slam else [],
+        "tricks": _tricks(log.get("tricks"), players, f"{prefix}tricks"),
+        "comment": f"TarotClub log {Path(file).name}: {info['contract']} by {SEATS[taker]}",
+    }
+    dog = _cards(info.get("dog", ""), f"{where}dog")
+    if dog:  # an empty or missing dog is left for the rules to derive
+        deal = {"dealer": dealer, "dog": " ".join(dog)} | deal
+    handles = [(side, _cards(info.get(f"{side}_handle", ""), f"{where}{side}_handle")) for side in SIDES]
+    deal["announcements"] += _poignees(deal, players, taker, handles, where)
+    stated = _stated(envelope, info, where) if log is not envelope else _stated_in_info(info, where)
+    if stated is not None:
+        deal["result"] = _result(stated, deal, players, taker, contract)
+    else:
+        scores = replay_deal(RULESET, _table(players), TarotDeal.model_validate(deal)).scores
+        if scores is not None:
+            deal["result"] = {"scores": list(scores)}
+            deal["comment"] += "; the log states no score: these are the rules' own"
+    return Imported(file, players, deal, taker, contract, slam, names)
+
+
+def _names(info: dict[str, Any], where: str) -> tuple[str, ...] | None:
+    """The players' names a version 2.0 log writes (`players`, in TarotClub's place order)."""
+    names = info.get("players")
+    if names is None:
+        return None
+    if not isinstance(names, list) or not all(isinstance(name, str) and name.strip() for name in names):
+        raise LogError(f"{where}players", "the players are a list of names")
+    return tuple(names)
+
+
+def _players(info: dict[str, Any], names: tuple[str, ...] | None, where: str) -> int:
+    """The number of players: `number_of_players` (version 3), or the names (version 2.0)."""
+    players = info.get("number_of_players", len(names) if names is not None else None)
     if players == 5:
         raise LogError(
             f"{where}number_of_players",
@@ -126,34 +182,9 @@ def deal_of(data: Any, file: str) -> Imported:
         )
     if type(players) is not int or players not in TRICKS:
         raise LogError(f"{where}number_of_players", f"{_shown(players)} players: TarotClub plays 3, 4 or 5")
-    taker = _seat(info.get("taker"), players, f"{where}taker")
-    leader = _seat(info.get("first_trick_lead"), players, f"{where}first_trick_lead")
-    contract = _contract(info.get("contract"), f"{where}contract")
-    slam = info.get("slam")
-    if not isinstance(slam, bool):
-        raise LogError(f"{where}slam", f"the slam is true or false, not {_shown(slam)}")
-    tricks = _tricks(log.get("tricks"), players, f"{prefix}tricks")
-    dealer = (taker if slam else leader) - 1
-    deal: dict[str, Any] = {
-        "dealer": dealer % players,
-        "dog": " ".join(_cards(info.get("dog"), f"{where}dog")),
-        "auction": auction(dealer % players, taker, contract, players),
-        "announcements": [{"type": "slam", "seat": taker}] if slam else [],
-        "tricks": tricks,
-        "comment": f"TarotClub log {Path(file).name}: {info['contract']} by {SEATS[taker]}",
-    }
-    handles = [
-        (side, _cards(info.get(f"{side}_handle"), f"{where}{side}_handle")) for side in ("attack", "defense")
-    ]
-    deal["announcements"] += _poignees(deal, players, taker, handles, where)
-    if log is not envelope:
-        deal["result"] = _result(envelope, deal, players, taker, contract)
-    else:
-        scores = replay_deal(RULESET, _table(players), TarotDeal.model_validate(deal)).scores
-        if scores is not None:
-            deal["result"] = {"scores": list(scores)}
-            deal["comment"] += "; the log states no score: these are the rules' own"
-    return Imported(file, players, deal, taker, contract, slam)
+    if names is not None and len(names) != players:
+        raise LogError(f"{where}players", f"{len(names)} names for {players} players")
+    return players
 
 
 def auction(dealer: int, taker: int, contract: str, players: int) -> list[str]:
@@ -265,45 +296,102 @@ def _holder(hands: list[str | None] | None, cards: set[str], taker: int, path: s
     raise LogError(path, "no defender played every trump of the defence's poignée")
 
 
-def _result(
-    envelope: dict[str, Any], deal: dict[str, Any], players: int, taker: int, contract: str
-) -> dict[str, Any]:
-    """The score-sheet facts an EndOfDeal message states (bouts, points, Petit au bout, slam),
-    with the scores the rules give for them: validation then checks each against the tricks."""
-    facts: dict[str, Any] = {"contract": contract, "taker": taker}
-    for key, fact in (("oudlers", "bouts"), ("points", "points")):
-        value = envelope.get(key)
-        if type(value) is not int:
-            raise LogError(key, f"{key} is a whole number, not {_shown(value)}")
-        facts[fact] = value
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """What a log states of the deal's outcome: the attack's card points and bouts, the side
+    that took the Petit au bout and whether a slam was made (EndOfDeal), or the score of each
+    defender as TarotClub counted it (`deal_info.score`)."""
+
+    points: int
+    bouts: int
+    petit: str | None = None
+    slam_done: bool | None = None
+    score: int | None = None
+
+
+def _whole(source: dict[str, Any], key: str, path: str) -> int:
+    """A whole number the log states."""
+    value = source.get(key)
+    if type(value) is not int:
+        raise LogError(path, f"{key} is a whole number, not {_shown(value)}")
+    return value
+
+
+def _stated(envelope: dict[str, Any], info: dict[str, Any], where: str) -> Stated:
+    """The outcome an EndOfDeal message states beside its deal (PlayingTable.cpp)."""
     petit = envelope.get("little_bonus", 255)
     if type(petit) is not int:
         raise LogError("little_bonus", f"little_bonus is a team number (0, 1 or 255), not {_shown(petit)}")
-    if petit in PETIT_SIDES:
-        facts["petit_au_bout"] = PETIT_SIDES[petit]
     done = envelope.get("slam_bonus", False)
     if not isinstance(done, bool):
         raise LogError("slam_bonus", f"slam_bonus is true or false (a slam was made), not {_shown(done)}")
-    slam = _slam(bool(deal["announcements"] and deal["announcements"][0]["type"] == "slam"), done, facts)
+    return Stated(
+        _whole(envelope, "points", "points"),
+        _whole(envelope, "oudlers", "oudlers"),
+        PETIT_SIDES.get(petit),
+        done,
+    )
+
+
+def _stated_in_info(info: dict[str, Any], where: str) -> Stated | None:
+    """The outcome a log's `deal_info.score` states (TarotClub 2.3 and some version 3 logs)."""
+    if "score" not in info:
+        return None
+    score = _object(info["score"], f"{where}score", "the score is an object")
+    path = f"{where}score."
+    return Stated(
+        _whole(score, "attacker_points", f"{path}attacker_points"),
+        _whole(score, "oudlers", f"{path}oudlers"),
+        score=_whole(score, "attacker_score", f"{path}attacker_score"),
+    )
+
+
+def _result(stated: Stated, deal: dict[str, Any], players: int, taker: int, contract: str) -> dict[str, Any]:
+    """The score-sheet facts a log states, with its scores: validation checks each against the
+    tricks. The scores are TarotClub's when it states them (`attacker_score`, each defender's
+    share), else the rules' for the facts stated."""
+    facts: dict[str, Any] = {
+        "contract": contract,
+        "taker": taker,
+        "bouts": stated.bouts,
+        "points": stated.points,
+    }
+    if stated.petit is not None:
+        facts["petit_au_bout"] = stated.petit
+    slam = _slam(bool(deal["announcements"]) and deal["announcements"][0]["type"] == "slam", stated)
     if slam is not None:
         facts["slam"] = slam
-    facts["poignees"] = [
+    poignees = [
         {"seat": a["seat"], "level": a["level"]} for a in deal["announcements"] if a["type"] == "poignee"
     ]
+    if poignees:
+        facts["poignees"] = poignees
+    if stated.score is not None:
+        sign = 1 if _attack_won(stated) else -1
+        scores = [
+            sign * stated.score * (players - 1) if seat == taker else -sign * stated.score
+            for seat in range(players)
+        ]
+        return {"scores": scores, **facts}
     sheet = TarotDeal.model_validate({"dealer": deal["dealer"], "result": {"scores": [0] * players, **facts}})
-    scores, problems = RULESET.sheet_scores(_table(players), sheet)
-    if scores is None:
+    computed, problems = RULESET.sheet_scores(_table(players), sheet)
+    if computed is None:
         raise LogError("points", "; ".join(p.message for p in problems) or "the stated facts give no score")
-    return {"scores": scores, **facts}
+    return {"scores": computed, **facts}
 
 
-def _slam(announced: bool, done: bool, facts: dict[str, Any]) -> str | None:
+def _attack_won(stated: Stated) -> bool:
+    """TarotClub's winner (Score.cpp, Points::Winner): the attack made its target for its bouts."""
+    return stated.points >= TARGETS[min(max(stated.bouts, 0), 3)]
+
+
+def _slam(announced: bool, stated: Stated) -> str | None:
     """The slam fact as TarotClub scores it (Score.cpp): made by the side that won the deal."""
-    targets = (56, 51, 41, 36)
-    attack_won = facts["points"] >= targets[min(max(facts["bouts"], 0), 3)]
-    if done:
+    if stated.slam_done is None:
+        return None
+    if stated.slam_done:
         side = "announced_" if announced else ""
-        return f"{side}made" if attack_won else f"{side}defence"
+        return f"{side}made" if _attack_won(stated) else f"{side}defence"
     return "announced_failed" if announced else None
 
 
@@ -341,10 +429,17 @@ def record_of(logs: list[Imported], players: int) -> dict[str, Any]:
         "version": FORMAT_VERSION,
         "game": "french-tarot",
         "options": TarotOptions().model_dump(),
-        "players": list(SEATS[:players]),
+        "players": list(_player_names(logs, players)),
         "meta": {"source": f"TarotClub deal logs: {files}"},
         "deals": list(_in_rotation(logs, players)),
     }
+
+
+def _player_names(logs: list[Imported], players: int) -> tuple[str, ...]:
+    """The names the logs give, when they all give the same; else TarotClub's place names."""
+    names = {log.names for log in logs}
+    found = names.pop() if len(names) == 1 else None
+    return found if found is not None else SEATS[:players]
 
 
 def _in_rotation(logs: list[Imported], players: int) -> Iterator[dict[str, Any]]:

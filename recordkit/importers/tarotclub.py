@@ -86,8 +86,10 @@ class Imported:
 
 
 def log_error(file: str, path: str | None, message: str) -> Diagnostic:
-    """IMPORT-TAROTCLUB at a file and a key of the log."""
-    return Diagnostic(CODE, Severity.ERROR, message, Location(file=file, path=path), rule=RULE)
+    """IMPORT-TAROTCLUB at a file and a key of the log (named in the message too, as the text
+    form of a place shows no path)."""
+    text = f"{path}: {message}" if path else message
+    return Diagnostic(CODE, Severity.ERROR, text, Location(file=file, path=path or None), rule=RULE)
 
 
 def read_log(path: Path) -> Imported | Diagnostic:
@@ -117,7 +119,7 @@ def deal_of(data: Any, file: str) -> Imported:
     envelope = _object(data, "", "a TarotClub deal log is a JSON object")
     if "FirstPlayer" in envelope and "Dog" in envelope:
         raise LogError(
-            "(the log)",
+            "",
             "this is a TarotClub deal file (the hands to deal, written by its deal editor), "
             "not the log of a played deal",
         )
@@ -196,7 +198,7 @@ def auction(dealer: int, taker: int, contract: str, players: int) -> list[str]:
 def _object(value: Any, path: str, message: str) -> dict[str, Any]:
     """`value` when it is a JSON object, else LogError."""
     if not isinstance(value, dict):
-        raise LogError(path or "(the log)", message)
+        raise LogError(path, message)
     return value
 
 

@@ -509,6 +509,8 @@ def convert(
     *sources, target = inputs
     output = Path(target)
     if source is not None:
+        if append or replace or strict:
+            raise typer.BadParameter("--from writes a new output: no --append, --replace or --strict")
         _import(_source(source), sources, output, keep_invalid)
     shown = shows_progress(err)
     try:

@@ -83,6 +83,9 @@ def validate(
             "for a local cluster of --jobs worker processes (needs recordkit\\[dask])."
         ),
     ] = None,
+    source: Annotated[
+        str | None, typer.Option("--from", help="Read other programs' logs instead: tarotclub.")
+    ] = None,
 ) -> None:
     """Replay every record through the rules and report every violation.
 
@@ -98,6 +101,10 @@ def validate(
         raise typer.BadParameter("--format is text or jsonl")
     settings = Settings(strict=not lenient, game=game)
     jobs = jobs or os.cpu_count() or 1
+    if source is not None:
+        if scheduler is not None:
+            raise typer.BadParameter("--from reads logs on this machine, not on a cluster")
+        _validate(paths, _log_validator(_source(source), settings), settings, output, quiet, violations)
     try:
         with _validator(settings, jobs, scheduler) as check:
             _validate(paths, check, settings, output, quiet, violations)
@@ -121,6 +128,24 @@ def _validator(settings: Settings, jobs: int, scheduler: str | None) -> Iterator
         return
     with connect(scheduler, jobs) as client:
         yield lambda paths: validate_on_cluster(paths, settings, client)
+
+
+def _source(name: str) -> str:
+    """The program named by `--from` or `import`, if recordkit reads its logs."""
+    from recordkit.importers import SOURCES
+
+    if name.lower() not in SOURCES:
+        raise typer.BadParameter(f"recordkit reads the logs of {', '.join(SOURCES)}, not {name}")
+    return name.lower()
+
+
+def _log_validator(source: str, settings: Settings) -> Validator:
+    """`validate --from SOURCE`: each log read as a record of its own deal, then validated."""
+    from recordkit.importers.tarotclub import log_records
+    from recordkit.importers.write import log_files
+    from recordkit.validate import validate_items
+
+    return lambda paths: validate_items(log_records(log_files(paths)), settings, findings_only=True)
 
 
 FORMS = ("full", "tricks", "sheet")
@@ -460,6 +485,12 @@ def convert(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Processes to use; 0 means one per core.")
     ] = 1,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--from", help="The inputs are other programs' logs: tarotclub (as `recordkit import`)."
+        ),
+    ] = None,
 ) -> None:
     """Convert records to a Parquet archive, or an archive back to JSON lines.
 
@@ -477,6 +508,10 @@ def convert(
         raise typer.BadParameter("give the inputs and then the output")
     *sources, target = inputs
     output = Path(target)
+    if source is not None:
+        if append or replace or strict:
+            raise typer.BadParameter("--from writes a new output: no --append, --replace or --strict")
+        _import(_source(source), sources, output, keep_invalid)
     shown = shows_progress(err)
     try:
         if output.suffix.lower() in (".jsonl", ".ndjson", ".json"):
@@ -510,6 +545,69 @@ def convert(
         f"wrote {report.records} record(s), {report.deals} deal(s) to {output}"
         + (f"; skipped {skipped} (recordkit validate shows why)" if skipped else "")
     )
+
+
+@app.command("import")
+def import_logs(
+    source: Annotated[str, typer.Argument(help="The program that wrote the logs: tarotclub.")],
+    logs: Annotated[list[str], typer.Argument(help="Log files (.json), or directories of them.")],
+    out_path: Annotated[
+        Path, typer.Option("--out", help="Where to write: a .json or .jsonl file, or an archive folder.")
+    ],
+    keep_invalid: Annotated[
+        bool, typer.Option("--keep-invalid", help="An archive takes records that break a rule too.")
+    ] = False,
+) -> None:
+    """Read another program's game logs as one record, write it, and validate it.
+
+    TarotClub's deal logs (one played deal each) become the deals of one record, in the order
+    given, with TarotClub's places as the players; every deal is replayed through the rules, and
+    the points an EndOfDeal log states are checked against its tricks. A log that cannot be read
+    is named with the key at fault, and the other logs are still read (spec/IMPORT.md).
+    Exit status: 0 clean, 1 violations found, 2 a log unusable.
+
+    Example: recordkit import tarotclub deals/*.json --out evening.json
+    """
+    _import(_source(source), logs, out_path, keep_invalid)
+
+
+def _import(source: str, logs: list[str], output: Path, keep_invalid: bool) -> None:
+    """Import logs into `output`, print what validating the records finds, and exit with its status."""
+    from recordkit.importers.tarotclub import records
+    from recordkit.importers.write import WriteError, log_files, write_records
+    from recordkit.validate import RecordReport, Settings, validate_items
+
+    paths = list(log_files(logs))
+    found = list(records(paths, name=str(output)))
+    imported = [item for item in found if not isinstance(item, Diagnostic)]
+    unreadable = [item for item in found if isinstance(item, Diagnostic)]
+    for diagnostic in unreadable:
+        _print_diagnostic(diagnostic, "text")
+    if not imported:
+        err.print(f"[red]no log could be read ({len(unreadable)} unreadable); nothing written")
+        raise typer.Exit(2)
+    try:
+        written = write_records(imported, output, keep_invalid)
+    except WriteError as error:
+        err.print(f"[red]{escape(str(error))}")
+        raise typer.Exit(2) from None
+    counts = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
+    for report in validate_items(imported, Settings(), findings_only=True):
+        diagnostics = report.diagnostics if isinstance(report, RecordReport) else [report]
+        for diagnostic in diagnostics:
+            counts[diagnostic.severity] += 1
+            _print_diagnostic(diagnostic, "text")
+    skipped = _skipped(written.skipped)
+    logs_read = len(paths) - len(unreadable)
+    failed = counts[Severity.ERROR] + counts[Severity.WARNING] > 0
+    err.print(
+        ("[red]" if failed or unreadable else "[green]")
+        + f"read {logs_read} {source} log(s) ({len(unreadable)} unreadable); wrote {written.records} record(s), "
+        + f"{written.deals} deal(s) to {escape(str(output))}: {counts[Severity.ERROR]} error(s), "
+        + f"{counts[Severity.WARNING]} warning(s)"
+        + (f"; skipped {skipped}" if skipped else "")
+    )
+    raise typer.Exit(2 if unreadable else 1 if failed else 0)
 
 
 def _skipped(diagnostics: list[Diagnostic]) -> str:

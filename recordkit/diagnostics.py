@@ -28,6 +28,7 @@ UNUSABLE_CODES = frozenset(
         "RECORD-FORMAT",
         "RECORD-TOO-LARGE",
         "RECORD-TOO-DEEP",
+        "IMPORT-TAROTCLUB",
     }
 )
 

@@ -17,6 +17,7 @@ The guess is proven by the fast replay of the completed deal (`recordkit.quick`)
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import repeat
 from typing import Any
 
@@ -25,11 +26,11 @@ from recordkit.rules.base import Action, Completion, Table
 from recordkit.rules.french_tarot import announcements, contract, partial
 from recordkit.rules.french_tarot.cards import BITS, DECK, FULL_DECK, HAND_SIZES
 from recordkit.rules.french_tarot.quick import BID_VALUES, CARD_IDS, DEAL_KEYS, _announcement, winner_by_rank
-from recordkit.rules.french_tarot.record import Misere, TarotDeal
+from recordkit.rules.french_tarot.record import Announcement, Misere, TarotDeal
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
 CODES = DECK.codes
-NO_ANNOUNCEMENTS = TarotDeal.model_construct(announcements=[])
+NO_ANNOUNCEMENTS = TarotDeal.model_construct(dealer=0, announcements=[])
 """A deal with no misère for `partial._split`, which reads only a deal's misères."""
 HAND_PATHS = {n: [f"hands[{seat}]" for seat in range(n)] for n in HAND_SIZES}
 
@@ -53,24 +54,26 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     dog_taken = partial.dog_taken_by_taker(state)
     if discard is None and dog_taken:
         derived.append("discard")
-    ids = _trick_ids(deal.get("tricks"), n, state.tricks_per_deal)
-    if not derived or ids is None:
+    read = _trick_ids(deal.get("tricks"), n, state.tricks_per_deal)
+    if not derived or read is None:
         return None
+    ids, played = read
     columns = _seat_cards(state, ids)
-    unplayed = FULL_DECK ^ sum(map(BITS.__getitem__, ids))
+    unplayed = FULL_DECK ^ played
     hands: list[str | None] = list(written)
     taker = state.taker
     for seat in range(n):
         if written[seat] is None and not (dog_taken and seat == taker):
-            hands[seat] = " ".join(map(CODES.__getitem__, sorted(columns[seat])))
+            hands[seat] = _text(columns[seat])
     unchecked: dict[tuple[str, int | None], str] = {}
     if not dog_taken:
         dog = dog if dog is not None else DECK.format_mask(unplayed)
     else:
         assert taker is not None
-        kept = sum(map(BITS.__getitem__, columns[taker])) | unplayed  # his hand and the dog
-        if discard is None:
-            discard = DECK.format_mask(unplayed)
+        laid = DECK.format_mask(unplayed)  # what nobody played: the discard
+        discard = laid if discard is None else discard
+        own = [*columns[taker], *map(CARD_IDS.__getitem__, laid.split(" "))]
+        kept = sum(map(BITS.__getitem__, own))  # his hand and the dog
         hand = written[taker]
         if hand is None and dog is not None:
             hands[taker] = DECK.format_mask(kept & ~_mask(dog))
@@ -78,7 +81,8 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
             dog = DECK.format_mask(kept & ~_mask(hand))
         elif hand is None:
             split, unchecked = partial._split(table, _misere_deal(table, deal), state, kept, unplayed)
-            hands[taker], dog = DECK.format_mask(kept & ~split), DECK.format_mask(split)
+            hands[taker] = _text([card for card in own if not split >> card & 1])
+            dog = laid if split == unplayed else DECK.format_mask(split)
     out = {key: value for key, value in deal.items() if value is not None}
     out.update(hands=hands, dog=dog, status="played")
     out.setdefault("announcements", [])
@@ -130,18 +134,19 @@ def _contract(table: Table, deal: dict[str, Any]) -> TarotState | None:
     if type(notes) is not list:
         return None
     for index, note in enumerate(notes):
-        value = _announcement(note)
-        if value is None:
+        announced = _announcement(note)
+        if announced is None:
             return None
         announcements.take_announcement(
-            state, Action("announce", value, note["seat"], f"announcements[{index}]")
+            state, Action("announce", announced, note["seat"], f"announcements[{index}]")
         )
     return state
 
 
-def _trick_ids(tricks: Any, n: int, count: int) -> list[int] | None:
-    """The cards of the tricks in play order, when there are `count` tricks, each a string of `n`
-    canonical codes, and no card is played twice."""
+def _trick_ids(tricks: Any, n: int, count: int) -> tuple[list[int], int] | None:
+    """The cards of the tricks in play order and as a mask, when there are `count` tricks, each a
+    string of `n` canonical codes, and no card is played twice (a card twice carries into another
+    bit of the sum, which then has fewer bits than cards)."""
     if type(tricks) is not list or len(tricks) != count:
         return None
     try:
@@ -150,7 +155,10 @@ def _trick_ids(tricks: Any, n: int, count: int) -> list[int] | None:
     except TypeError:  # a trick that is not a string
         return None
     ids = fastread.card_ids(CARD_IDS, " ".join(tricks))
-    return ids if ids is not None and len(set(ids)) == len(ids) else None
+    if ids is None:
+        return None
+    played = sum(map(BITS.__getitem__, ids))
+    return (ids, played) if played.bit_count() == len(ids) else None
 
 
 def _seat_cards(state: TarotState, ids: list[int]) -> list[tuple[int, ...]]:
@@ -167,6 +175,11 @@ def _seat_cards(state: TarotState, ids: list[int]) -> list[tuple[int, ...]]:
     return list(zip(*by_seat, strict=True))
 
 
+def _text(cards: Iterable[int]) -> str:
+    """A group of different cards as canonical text, in deck order (`Deck.format_mask`'s text)."""
+    return " ".join(map(CODES.__getitem__, sorted(cards)))
+
+
 def _mask(text: str) -> int:
     """The cards of a written canonical group."""
     return DECK.mask(map(CARD_IDS.__getitem__, text.split(" ")))
@@ -176,9 +189,13 @@ def _misere_deal(table: Table, deal: dict[str, Any]) -> TarotDeal:
     """The deal as `partial._split` reads it: only its misères (when the option allows them)."""
     if not table.options.misere:
         return NO_ANNOUNCEMENTS
-    miseres = [
+    miseres: list[Announcement] = [
         Misere.model_construct(type="misere", seat=note["seat"], kind=note["kind"])
         for note in deal.get("announcements", [])
         if note.get("type") == "misere"
     ]
-    return TarotDeal.model_construct(announcements=miseres) if miseres else NO_ANNOUNCEMENTS
+    return (
+        TarotDeal.model_construct(dealer=deal["dealer"], announcements=miseres)
+        if miseres
+        else NO_ANNOUNCEMENTS
+    )

@@ -145,7 +145,8 @@ def test_a_slams_declarer_leads_the_first_trick_of_the_derivation() -> None:
 
 def test_odd_forms_take_the_full_derivation() -> None:
     """format.partial: a deal the fast derivation does not cover (a trick as an object, an alias,
-    a card played twice, a trick short, an abandoned deal) says None, and the full derivation runs."""
+    a card played twice, a trick short, an abandoned deal, a result the fast path does not
+    read) says None, and the full derivation runs."""
     table, record = _record(4, 7, {})
     deal = next(d for d in record["deals"] if d["tricks"])
     tricks = TAROT.forget(table, TAROT.Deal.model_validate(deal)).model_dump(mode="json", exclude_none=True)
@@ -159,6 +160,8 @@ def test_odd_forms_take_the_full_derivation() -> None:
         {**tricks, "status": "abandoned"},
         {**tricks, "auction": [{"call": c} for c in tricks["auction"]]},
         {**tricks, "dealer": table.players},
+        {**tricks, "result": {**tricks["result"], "contract": "Garde"}},
+        {**tricks, "result": [[1]]},
     ]
     for form in odd:
         assert TAROT.quick_completed(table, form) is None

@@ -32,6 +32,8 @@ from recordkit.rules.french_tarot.state import Phase, TarotState
 CODES = DECK.codes
 NO_ANNOUNCEMENTS = TarotDeal.model_construct(dealer=0, announcements=[])
 """A deal with no misère for `partial._split`, which reads only a deal's misères."""
+RESULT_KEYS = frozenset({"scores", "points"})
+"""A result the fast path reads (`quick_result_fields`): kept as written, as the model keeps it."""
 HAND_PATHS = {n: [f"hands[{seat}]" for seat in range(n)] for n in HAND_SIZES}
 
 
@@ -42,7 +44,12 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     if not DEAL_KEYS.issuperset(deal) or deal.get("status", "played") != "played":
         return None
     written = _written(deal, n)
-    if written is None or not fastread.notes_ok(deal):
+    result = deal.get("result")
+    if (
+        written is None
+        or not fastread.notes_ok(deal)
+        or not (result is None or (type(result) is dict and RESULT_KEYS.issuperset(result)))
+    ):
         return None
     dog, discard = deal.get("dog"), deal.get("discard")
     derived = [HAND_PATHS[n][seat] for seat in range(n) if written[seat] is None]

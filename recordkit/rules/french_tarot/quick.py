@@ -24,6 +24,7 @@ from recordkit.rules.french_tarot.cards import (
     DOG_SIZES,
     EXCUSE,
     EXCUSE_BIT,
+    FIRST_TRUMP,
     FULL_DECK,
     HAND_SIZES,
     PETIT,
@@ -269,3 +270,23 @@ def _opening_allowed(state: TarotState, leader: int, cards: list[int]) -> bool:
         trick.cards.append(card)
         trick.seats.append(seat)
     return True
+
+
+RANK_KEYS = tuple(
+    tuple(
+        card + EXCUSE if FIRST_TRUMP <= card < EXCUSE else card if SUITS[card] == lead else -1
+        for card in range(EXCUSE + 1)
+    )
+    for lead in range(TRUMP_SUIT + 1)
+)
+"""Each card's strength in a trick by the suit led (tarot.trick.winner): a trump above any plain
+card, the suit led by rank, any other card (and the Excuse) never winning."""
+
+
+def winner_by_rank(cards: list[int]) -> int:
+    """The position of the card that wins a trick by rank, whatever the hands held: `play.winning_index`
+    in two table lookups a card, for the fast derivation's seating of every card (the tests hold
+    it to winning_index). A trick has one Excuse at most, so its second card sets the suit if the
+    first is the Excuse."""
+    keys = RANK_KEYS[SUITS[cards[0] if cards[0] != EXCUSE else cards[1]]]
+    return cards.index(max(cards, key=keys.__getitem__))

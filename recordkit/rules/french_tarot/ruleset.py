@@ -37,6 +37,7 @@ from recordkit.rules.french_tarot import (
     partial,
     play,
     quick,
+    quick_partial,
     shares,
     sheet,
 )
@@ -470,6 +471,10 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
     ) -> QuickDeal | None:
         return quick.quick_deal(table, deal)
+
+    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
+        """The fast derivation of a played-out deal left partial (`quick_partial.completed`)."""
+        return quick_partial.completed(table, deal)
 
     def next_dealer(self, table: Table, dealer: int, previous: TarotState | None = None) -> int:
         return (dealer + 1) % table.players

@@ -1,0 +1,208 @@
+"""French Tarot's fast derivation (`Ruleset.quick_completed`): a played-out deal that leaves its
+hands, dog or discard out, completed straight from parsed JSON (spec/rules/french-tarot.md,
+"Partial records").
+
+The full derivation (`recordkit.derive`) replays the deal through the engine with blank hands to
+find who played each card, then `partial.complete` writes the groups in. Here the same handlers
+settle the contract (`contract.take_bid`, `take_call`, `announcements.take_announcement`: a slam's
+declarer leads), `TarotState.first_leader` gives the first leader and `quick.winner_by_rank` (the
+blank replay's `play.winning_index` in table lookups) each trick's winner; the last trick's winner
+seats no card, so the Excuse's rule there does not matter. The groups follow `partial._played_out`
+(tarot.partial.hands, .discard, .taker), the split of the taker's cards by `partial._split`.
+Only the canonical form is covered (calls and tricks as bare strings, canonical codes, every card
+played once); anything else, or a deal not played out, says None and takes the full derivation.
+The guess is proven by the fast replay of the completed deal (`recordkit.quick`), and held to
+`derive` by tests/test_quick_derived.py and tests/test_tarot_quick_partial.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import repeat
+from typing import Any
+
+from recordkit.rules import fastread
+from recordkit.rules.base import Action, Completion, Table
+from recordkit.rules.french_tarot import announcements, contract, partial
+from recordkit.rules.french_tarot.cards import BITS, DECK, FULL_DECK, HAND_SIZES
+from recordkit.rules.french_tarot.quick import BID_VALUES, CARD_IDS, DEAL_KEYS, _announcement, winner_by_rank
+from recordkit.rules.french_tarot.record import Announcement, Misere, TarotDeal
+from recordkit.rules.french_tarot.state import Phase, TarotState
+
+CODES = DECK.codes
+NO_ANNOUNCEMENTS = TarotDeal.model_construct(dealer=0, announcements=[])
+"""A deal with no misère for `partial._split`, which reads only a deal's misères."""
+RESULT_KEYS = frozenset({"scores", "points"})
+"""A result the fast path reads (`quick_result_fields`): kept as written, as the model keeps it."""
+HAND_PATHS = {n: [f"hands[{seat}]" for seat in range(n)] for n in HAND_SIZES}
+
+
+def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
+    """The deal with its hands, dog and discard derived from the play, exactly as `derive` gives
+    them (tarot.partial.*); None for a deal not played out or not in the canonical form."""
+    n = table.players
+    if not DEAL_KEYS.issuperset(deal) or deal.get("status", "played") != "played":
+        return None
+    written = _written(deal, n)
+    result = deal.get("result")
+    if (
+        written is None
+        or not fastread.notes_ok(deal)
+        or not (result is None or (type(result) is dict and RESULT_KEYS.issuperset(result)))
+    ):
+        return None
+    dog, discard = deal.get("dog"), deal.get("discard")
+    derived = [HAND_PATHS[n][seat] for seat in range(n) if written[seat] is None]
+    if dog is None:
+        derived.append("dog")
+    state = _contract(table, deal)
+    if state is None:
+        return None
+    dog_taken = partial.dog_taken_by_taker(state)
+    if discard is None and dog_taken:
+        derived.append("discard")
+    read = _trick_ids(deal.get("tricks"), n, state.tricks_per_deal)
+    if not derived or read is None:
+        return None
+    ids, played = read
+    columns = _seat_cards(state, ids)
+    unplayed = FULL_DECK ^ played
+    hands: list[str | None] = list(written)
+    taker = state.taker
+    for seat in range(n):
+        if written[seat] is None and not (dog_taken and seat == taker):
+            hands[seat] = _text(columns[seat])
+    unchecked: dict[tuple[str, int | None], str] = {}
+    if not dog_taken:
+        dog = dog if dog is not None else DECK.format_mask(unplayed)
+    else:
+        assert taker is not None
+        laid = DECK.format_mask(unplayed)  # what nobody played: the discard
+        discard = laid if discard is None else discard
+        own = [*columns[taker], *map(CARD_IDS.__getitem__, laid.split(" "))]
+        kept = sum(map(BITS.__getitem__, own))  # his hand and the dog
+        hand = written[taker]
+        if hand is None and dog is not None:
+            hands[taker] = DECK.format_mask(kept & ~_mask(dog))
+        elif hand is not None and dog is None:
+            dog = DECK.format_mask(kept & ~_mask(hand))
+        elif hand is None:
+            split, unchecked = partial._split(table, _misere_deal(table, deal), state, kept, unplayed)
+            hands[taker] = _text([card for card in own if not split >> card & 1])
+            dog = laid if split == unplayed else DECK.format_mask(split)
+    out = {key: value for key, value in deal.items() if value is not None}
+    out.update(hands=hands, dog=dog, status="played")
+    out.setdefault("announcements", [])
+    if discard is not None:
+        out["discard"] = discard
+    return Completion(out, derived, unchecked)
+
+
+def _written(deal: dict[str, Any], n: int) -> list[str | None] | None:
+    """The hands as written (None for each one left out), when they, the dog and the discard are
+    canonical card groups; None otherwise, or when the dealer is not a seat."""
+    dealer = deal.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer < n:
+        return None
+    hands = deal.get("hands")
+    if hands is None:
+        hands = [None] * n
+    elif type(hands) is not list or len(hands) != n:
+        return None
+    groups = [deal.get("dog"), deal.get("discard"), *hands]
+    if any(text is not None and fastread.card_ids(CARD_IDS, text) is None for text in groups):
+        return None
+    return hands
+
+
+def _contract(table: Table, deal: dict[str, Any]) -> TarotState | None:
+    """The state after the auction, the call and the announcements, through the full path's
+    handlers on blank hands (as `derive` replays them); None unless the auction is every seat's
+    call once, bare, the five-player call is written when due, and the deal is played."""
+    n = table.players
+    state = TarotState(table, deal["dealer"], [0] * n, [0] * n, 0, HAND_SIZES[n])
+    auction = deal.get("auction")
+    if type(auction) is not list or len(auction) != n:
+        return None
+    for name in auction:
+        value = BID_VALUES.get(name) if type(name) is str else None
+        if value is None:
+            return None
+        contract.take_bid(state, Action("bid", value))
+    called = deal.get("call")
+    if state.phase == Phase.CALL:
+        card = CARD_IDS.get(called) if type(called) is str else None
+        if card is None:
+            return None
+        contract.take_call(state, Action("call", card, state.taker))
+    elif called is not None or state.phase == Phase.DONE:  # a call out of place, or a redeal
+        return None
+    notes = deal.get("announcements", [])
+    if type(notes) is not list:
+        return None
+    for index, note in enumerate(notes):
+        announced = _announcement(note)
+        if announced is None:
+            return None
+        announcements.take_announcement(
+            state, Action("announce", announced, note["seat"], f"announcements[{index}]")
+        )
+    return state
+
+
+def _trick_ids(tricks: Any, n: int, count: int) -> tuple[list[int], int] | None:
+    """The cards of the tricks in play order and as a mask, when there are `count` tricks, each a
+    string of `n` canonical codes, and no card is played twice (a card twice carries into another
+    bit of the sum, which then has fewer bits than cards)."""
+    if type(tricks) is not list or len(tricks) != count:
+        return None
+    try:
+        if set(map(str.count, tricks, repeat(" "))) != {n - 1}:
+            return None
+    except TypeError:  # a trick that is not a string
+        return None
+    ids = fastread.card_ids(CARD_IDS, " ".join(tricks))
+    if ids is None:
+        return None
+    played = sum(map(BITS.__getitem__, ids))
+    return (ids, played) if played.bit_count() == len(ids) else None
+
+
+def _seat_cards(state: TarotState, ids: list[int]) -> list[tuple[int, ...]]:
+    """The cards each seat played: each trick led by the last one's winner by rank, the first by
+    the rules' first leader, as the blank replay of `derive` plays them."""
+    n = state.players
+    leader = state.first_leader()
+    by_seat = []
+    for start in range(0, len(ids), n):
+        cards = ids[start : start + n]
+        first = (n - leader) % n  # the position of seat 0's card
+        by_seat.append(cards[first:] + cards[:first])
+        leader = (leader + winner_by_rank(cards)) % n
+    return list(zip(*by_seat, strict=True))
+
+
+def _text(cards: Iterable[int]) -> str:
+    """A group of different cards as canonical text, in deck order (`Deck.format_mask`'s text)."""
+    return " ".join(map(CODES.__getitem__, sorted(cards)))
+
+
+def _mask(text: str) -> int:
+    """The cards of a written canonical group."""
+    return DECK.mask(map(CARD_IDS.__getitem__, text.split(" ")))
+
+
+def _misere_deal(table: Table, deal: dict[str, Any]) -> TarotDeal:
+    """The deal as `partial._split` reads it: only its misères (when the option allows them)."""
+    if not table.options.misere:
+        return NO_ANNOUNCEMENTS
+    miseres: list[Announcement] = [
+        Misere.model_construct(type="misere", seat=note["seat"], kind=note["kind"])
+        for note in deal.get("announcements", [])
+        if note.get("type") == "misere"
+    ]
+    return (
+        TarotDeal.model_construct(dealer=deal["dealer"], announcements=miseres)
+        if miseres
+        else NO_ANNOUNCEMENTS
+    )

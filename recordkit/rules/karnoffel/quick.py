@@ -49,7 +49,7 @@ their hand sizes unchecked, as the full derivation does (DEAL-HAND-SIZE in its `
 by identity, so any other deal (or another thread's) is read as written."""
 
 
-def derived(deal: dict[str, Any], unsized: frozenset[int]) -> None:
+def note_derived(deal: dict[str, Any], unsized: frozenset[int]) -> None:
     """Remember a deal the fast derivation completed, and the seats whose hand sizes it leaves
     unchecked, for the fast replay that proves it."""
     _DERIVED[:] = [(deal, unsized)]

@@ -10,7 +10,7 @@ their facts (a hand whose cards were not all played: its size). Anything else re
 the full derivation runs: round 1 or the chosen suit not known (the suit is then fitted to the
 play), calls or tricks as objects, a surrender with cards after it, a play that does not end
 where the record does. The guess is proven by the fast replay of the completed deal, which
-`quick.derived` tells to leave the sizes of the hands known only in part unchecked, as the full
+`quick.note_derived` tells to leave the sizes of the hands known only in part unchecked, as the full
 replay does.
 """
 
@@ -25,7 +25,7 @@ from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners, stage_of_words
 from recordkit.rules.karnoffel.partial import NOTHING_PLAYED, UNPLAYED, Played
 from recordkit.rules.karnoffel.play import end_trick
-from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS, derived
+from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS, note_derived
 from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
 
@@ -33,7 +33,6 @@ NOTES = ("comment", "time")
 CALLS_SET = frozenset(CALLS)
 WHOLE: dict[str, list[int]] = {"scores": []}
 """A result that says nothing beyond the scores: the only form the record model writes back as read."""
-LIMIT = POINTS_LIMIT
 
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -84,7 +83,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         if len(mine) < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
     completed = {**deal, "hands": written, "proposals": words, "tricks": tricks, "status": "played"}
-    derived(completed, frozenset(seat for _code, seat in unchecked if seat is not None))
+    note_derived(completed, frozenset(seat for _code, seat in unchecked if seat is not None))
     return Completion(completed, paths, unchecked)
 
 
@@ -114,7 +113,7 @@ def _plain(deal: dict[str, Any]) -> bool:
 
 def _whole(values: Any) -> bool:
     """A JSON list of whole numbers (never true or false) the record model keeps as written."""
-    return type(values) is list and all(type(v) is int and -LIMIT <= v <= LIMIT for v in values)
+    return type(values) is list and all(type(v) is int and -POINTS_LIMIT <= v <= POINTS_LIMIT for v in values)
 
 
 def _written(ids: fastread.CardIds, hands: Any, n: int) -> list[str | None] | None:

@@ -42,6 +42,26 @@ Words = list[list[tuple[str, int | None]]]
 """The proposal windows as read: each word's canonical name and the seat the record writes."""
 
 
+_DERIVED: list[tuple[dict[str, Any], frozenset[int]]] = []
+"""The deal the fast derivation (`quick_partial`) completed last, with its seats that hold only the
+cards they played, fewer than dealt: the fast replay that proves it next (`recordkit.quick`) leaves
+their hand sizes unchecked, as the full derivation does (DEAL-HAND-SIZE in its `unchecked`). Known
+by identity, so any other deal (or another thread's) is read as written."""
+
+
+def note_derived(deal: dict[str, Any], unsized: frozenset[int]) -> None:
+    """Remember a deal the fast derivation completed, and the seats whose hand sizes it leaves
+    unchecked, for the fast replay that proves it."""
+    _DERIVED[:] = [(deal, unsized)]
+
+
+def _unsized(deal: dict[str, Any]) -> frozenset[int]:
+    """The seats whose hand sizes go unchecked: those of the fast derivation's last deal, if this
+    is it."""
+    last = _DERIVED[0] if _DERIVED else None
+    return last[1] if last is not None and last[0] is deal else frozenset()
+
+
 def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
@@ -98,15 +118,18 @@ def _dealt(table: Table, deal: dict[str, Any], windows: Words) -> KarnoffelState
     stated = deal.get("chosen_suit")
     if type(dealer) is not int or not 0 <= dealer < n or (stated is not None and stated not in SUIT_LETTERS):
         return None
+    unsized = _unsized(deal)
     hands = deal.get("hands", [])
     groups = (
-        _groups(CARD_IDS[table.options.deck], [deal.get("faceup"), *hands]) if type(hands) is list else None
+        _groups(CARD_IDS[table.options.deck], [deal.get("faceup"), *hands], bool(unsized))
+        if type(hands) is list
+        else None
     )
     if groups is None:
         return None
     faceup, *downs = groups
     stage = stage_of_words([name for name, _seat in words] for words in windows)
-    if faceup_size(faceup, n, stage, "played") or hand_sizes(downs, n, stage, "played"):
+    if faceup_size(faceup, n, stage, "played") or _sizes_off(downs, n, stage, unsized):
         return None
     state, choosing = dealt_state(
         table, dealer, faceup, (downs + [[] for _ in range(n)])[:n], stage, "played"
@@ -119,12 +142,21 @@ def _dealt(table: Table, deal: dict[str, Any], windows: Words) -> KarnoffelState
     return state
 
 
-def _groups(ids: fastread.CardIds, texts: list[Any]) -> list[list[int]] | None:
+def _sizes_off(downs: list[list[int]], n: int, stage: int, unsized: frozenset[int]) -> bool:
+    """Whether `hand_sizes` finds a hand of the wrong size; the seats in `unsized` (a derived deal's
+    seats that did not play all their cards) left out, as the full derivation leaves them unchecked."""
+    if not unsized:
+        return bool(hand_sizes(downs, n, stage, "played"))
+    sized = [hand for seat, hand in enumerate(downs) if seat not in unsized]
+    return len(downs) != n or bool(hand_sizes(sized, len(sized), stage, "played"))
+
+
+def _groups(ids: fastread.CardIds, texts: list[Any], empty: bool = False) -> list[list[int]] | None:
     """The ids of card groups (the face-up cards, then each seat's face-down cards), each written
-    in canonical codes."""
+    in canonical codes; `empty`: a group may be "" (a derived hand whose seat played nothing)."""
     groups = []
     for text in texts:
-        cards = fastread.card_ids(ids, text)
+        cards = [] if empty and text == "" else fastread.card_ids(ids, text)
         if cards is None:
             return None
         groups.append(cards)

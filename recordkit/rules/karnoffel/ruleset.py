@@ -27,7 +27,7 @@ from recordkit.rules.base import (
     incomplete,
     unknown_card,
 )
-from recordkit.rules.karnoffel import build, partial, proposals, quick, sheet
+from recordkit.rules.karnoffel import build, partial, proposals, quick, quick_partial, sheet
 from recordkit.rules.karnoffel.cards import POWER_RANKS, cards_of, side_of
 from recordkit.rules.karnoffel.deal import faceup_entries, set_up
 from recordkit.rules.karnoffel.options import KarnoffelOptions
@@ -232,6 +232,11 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
     ) -> Completion:
         """The hands and face-up cards from the play, and what the unplayed cards leave unchecked."""
         return partial.complete(self, table, deal, played, state)
+
+    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
+        """The fast derivation (`recordkit.rules.karnoffel.quick_partial`): the hands left out
+        completed from the play's JSON, as `complete` writes them; None when not sure."""
+        return quick_partial.quick_completed(table, deal)
 
     def forget(self, table: Table, deal: KarnoffelDeal) -> KarnoffelDeal:
         """The deal without its face-down hands, as a magazine prints it."""

@@ -1,0 +1,155 @@
+"""Karnöffel's fast derivation (`Ruleset.quick_completed`): a partial deal completed from parsed JSON.
+
+It covers the form a magazine prints and the generator writes as `tricks`: round 1 written whole,
+the chosen suit stated, the calls bare, the tricks as plain strings, and the face-down hands left
+out (all, or some seats as null). The chosen suit then says who won each trick (the fast path's
+`end_trick`, by the powers of `karnoffel.powers`), so who led the next and who played each card;
+each hand left out is written as the cards its seat played that are not its face-up card, exactly
+as `partial.complete` writes it, with the same derived groups and the same checks left without
+their facts (a hand whose cards were not all played: its size). Anything else returns None and
+the full derivation runs: round 1 or the chosen suit not known (the suit is then fitted to the
+play), calls or tricks as objects, a surrender with cards after it, a play that does not end
+where the record does. The guess is proven by the fast replay of the completed deal, which
+`quick.note_derived` tells to leave the sizes of the hands known only in part unchecked, as the full
+replay does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recordkit.model import POINTS_LIMIT
+from recordkit.rules import fastread
+from recordkit.rules.base import Completion, PlayedTrick, Table
+from recordkit.rules.karnoffel.cards import cards_of
+from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners, stage_of_words
+from recordkit.rules.karnoffel.partial import NOTHING_PLAYED, UNPLAYED, Played
+from recordkit.rules.karnoffel.play import end_trick
+from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS, note_derived
+from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
+from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
+
+NOTES = ("comment", "time")
+CALLS_SET = frozenset(CALLS)
+WHOLE: dict[str, list[int]] = {"scores": []}
+"""A result that says nothing beyond the scores: the only form the record model writes back as read."""
+
+
+def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
+    """The completion `partial.complete` gives a deal whose face-down hands (some or all) are left
+    out, from its JSON when it is in the covered form; None otherwise."""
+    n = table.players
+    dealer = deal.get("dealer")
+    words = deal.get("proposals", [])
+    if (
+        type(dealer) is not int
+        or not 0 <= dealer < n
+        or deal.get("status", "played") != "played"
+        or not DEAL_KEYS.issuperset(deal)
+        or not _bare(words)
+        or not _plain(deal)
+    ):
+        return None
+    expected = FACE_DOWN[stage_of_words(words)]
+    options = table.options
+    ids = CARD_IDS[options.deck]
+    faceup = fastread.card_ids(ids, deal.get("faceup"))
+    written = _written(ids, deal.get("hands"), n)
+    if not expected or faceup is None or len(faceup) != n or written is None or None not in written:
+        return None
+    cards = cards_of(options.deck)
+    chosen = cards.suit[choosing_card(cards, faceup, options.chosen_suit_tiebreak)]
+    tricks = deal.get("tricks", [])
+    played = (
+        _played(table, chosen, dealer, tricks, words)
+        if deal.get("chosen_suit") == SUIT_LETTERS[chosen]
+        else None
+    )
+    if played is None:
+        return None
+    ups = [0] * n
+    for seat, card in zip(owners(dealer, n, faceup), faceup, strict=True):
+        ups[seat] = card
+    codes = cards.deck.codes
+    paths: list[str] = []
+    unchecked: dict[tuple[str, int | None], str] = {}
+    for seat, hand in enumerate(written):
+        if hand is not None:
+            continue
+        mine = sorted(set(played[seat]) - {ups[seat]})
+        written[seat] = " ".join(map(codes.__getitem__, mine))
+        if played[seat]:
+            paths.append(f"hands[{seat}]")
+        if len(mine) < expected:
+            unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
+    completed = {**deal, "hands": written, "proposals": words, "tricks": tricks, "status": "played"}
+    note_derived(completed, frozenset(seat for _code, seat in unchecked if seat is not None))
+    return Completion(completed, paths, unchecked)
+
+
+def _bare(windows: Any) -> bool:
+    """Whether the proposal windows (at most three) hold only words written bare in their
+    canonical names (the form the record model writes back)."""
+    if type(windows) is not list or len(windows) > WINDOWS:
+        return False
+    try:
+        return all(type(words) is list and CALLS_SET.issuperset(words) for words in windows)
+    except TypeError:  # a call written as an object
+        return False
+
+
+def _plain(deal: dict[str, Any]) -> bool:
+    """Whether the deal's result, totals and notes are as the record model writes them back: a
+    result of whole scores only, whole totals, text notes."""
+    result = deal.get("result", WHOLE)
+    return (
+        type(result) is dict
+        and result.keys() == WHOLE.keys()
+        and _whole(result["scores"])
+        and _whole(deal.get("totals", []))
+        and all(key not in deal or type(deal[key]) is str for key in NOTES)
+    )
+
+
+def _whole(values: Any) -> bool:
+    """A JSON list of whole numbers (never true or false) the record model keeps as written."""
+    return type(values) is list and all(type(v) is int and -POINTS_LIMIT <= v <= POINTS_LIMIT for v in values)
+
+
+def _written(ids: fastread.CardIds, hands: Any, n: int) -> list[str | None] | None:
+    """Each seat's face-down cards as written (None where left out), when each one written is in
+    canonical codes; None when `hands` is in another form."""
+    if hands is None:
+        return [None] * n
+    if type(hands) is not list or len(hands) != n:
+        return None
+    if any(hand is not None and fastread.card_ids(ids, hand) is None for hand in hands):
+        return None
+    return list(hands)
+
+
+def _played(table: Table, chosen: int, dealer: int, tricks: Any, words: list[list[str]]) -> Played | None:
+    """The cards each seat played, each trick led by the rules' leader (the forehand, then each
+    trick's winner under the chosen suit); None when a surrender is followed by cards, or the play
+    does not end with the record's last trick."""
+    n = table.players
+    read = fastread.tricks(CARD_IDS[table.options.deck], tricks, n) if type(tricks) is list else None
+    if read is None:
+        return None
+    played: Played = [[] for _ in range(n)]
+    surrendered = any("surrender" in window for window in words)
+    if not read or surrendered:
+        return played if not read and surrendered else None
+    if not all(type(trick) is str for trick in tricks):
+        return None
+    state = KarnoffelState(table, cards_of(table.options.deck), dealer, [], chosen, None, None)
+    state.leader = state.forehand
+    orders = SEAT_ORDERS[n]
+    for trick, _leader, _winner in read:
+        if state.phase == Phase.DONE:
+            return None
+        seats = orders[state.leader]
+        for card, seat in zip(trick, seats, strict=True):
+            played[seat].append(card)
+        end_trick(state, PlayedTrick(state.leader, trick, seats))
+    return played if state.phase == Phase.DONE else None

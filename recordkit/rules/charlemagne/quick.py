@@ -120,10 +120,17 @@ def _before_play(state: CharlemagneState, deal: dict[str, Any], turn: TurnOf, do
 
 def before_play_actions(variant: str, deal: dict[str, Any]) -> list[Action] | None:
     """The deal's calls, exchanges, trump and Maine defence as actions, in the order the full replay
-    takes them; None when one is not written canonically (shared with `quick_partial`)."""
+    takes them; None when one is not written canonically."""
     actions = _calls(deal.get("auction", []), BID_VALUES[variant], "auction", "bid")
-    if actions is None:
-        return None
+    exchanges = exchange_actions(variant, deal)
+    return None if actions is None or exchanges is None else actions + exchanges
+
+
+def exchange_actions(variant: str, deal: dict[str, Any]) -> list[Action] | None:
+    """The steps after the auction (the partner's card, the discard, the trump, the Maine defence)
+    as actions in the order the full replay takes them; None when one is not written canonically
+    (shared with `quick_partial`)."""
+    actions: list[Action] = []
     for kind in ("partner_card", "discard", "trump", "defence", "defender_card", "defender_discard"):
         more = _step(variant, deal.get(kind), kind)
         if more is None:

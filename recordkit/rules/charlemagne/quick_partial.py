@@ -20,12 +20,14 @@ from recordkit.rules.charlemagne import flow, partial
 from recordkit.rules.charlemagne.auction import end_auction, winning_call
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
 from recordkit.rules.charlemagne.play import settle_trick, winning_index
-from recordkit.rules.charlemagne.quick import CARD_IDS, DEAL_KEYS, FULL_DECK, before_play_actions
+from recordkit.rules.charlemagne.quick import BID_VALUES, CARD_IDS, DEAL_KEYS, FULL_DECK, exchange_actions
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 
 RESULT_KEYS = frozenset({"scores", "tricks"})
 """The fields of a result the model writes back as they are (a contract may be re-spelt)."""
+HANDS = tuple(f"hands[{seat}]" for seat in range(PLAYERS))
+"""The paths of the hands."""
 GROUPS = ("kitty", "discard", "defender_discard")
 """The dealt or discarded groups besides the hands that the completion may write in."""
 DECK = DECKS["standard"]
@@ -77,7 +79,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         return _completed(table, deal, state)
     groups, derived, unchecked = found
     out = {"status": "played", **deal}
-    out["hands"] = [_format(groups.get(f"hands[{seat}]", 0)) for seat in range(PLAYERS)]
+    out["hands"] = [_format(groups.get(path, 0)) for path in HANDS]
     for name in GROUPS:
         if name in groups and name not in deal:
             out[name] = _format(groups[name])
@@ -165,15 +167,17 @@ def _before_play(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
     variant: str = table.options.variant
     full = FULL_DECK[variant]
     state = CharlemagneState(table, variant, deal["dealer"], [full] * PLAYERS, [full] * PLAYERS, 0)
-    actions = before_play_actions(variant, deal)
-    if actions is None:
+    bids = BID_VALUES[variant]
+    calls = [bids[call] for call in deal["auction"] if call in bids]
+    actions = exchange_actions(variant, deal)
+    if len(calls) != PLAYERS or actions is None:  # a call that is not canonical: left to the full path
         return None
-    won = winning_call(variant, [action.value for action in actions[:PLAYERS]])
+    won = winning_call(variant, calls)
     if won is not None:
         state.bid, state.bidder = won[0], state.seat_after(state.dealer, 1 + won[1])
     state.calls_made = PLAYERS
     end_auction(state)
-    for action in actions[PLAYERS:]:
+    for action in actions:
         if flow.advance(state, action):
             return None
     if state.phase < Phase.PLAY and flow.close_phases(state, Phase.PLAY):
@@ -191,12 +195,13 @@ def _played(state: CharlemagneState, read: list[fastread.ReadTrick]) -> tuple[li
     played = [0] * PLAYERS
     seats = []
     leader = state.leader
-    for cards, _, _ in read:
+    for number, (cards, _, _) in enumerate(read, start=1):
         order = orders[leader]
         for card, seat in zip(cards, order, strict=True):
             played[seat] |= 1 << card
         seats.append(order)
-        leader = order[winning_index(ctx, cards)]
+        if number < TRICKS:  # the last trick leads to none
+            leader = order[winning_index(ctx, cards)]
     return played, seats
 
 
@@ -225,7 +230,7 @@ def _unwritten(table: Table, state: CharlemagneState, played: list[int]) -> Foun
     if count != shown.bit_count():
         return None
     taker = state.bidder if state.kitty_taken else None
-    groups = {f"hands[{seat}]": own[seat] & ~move.received[seat] for seat in range(PLAYERS) if seat != taker}
+    groups = {HANDS[seat]: own[seat] & ~move.received[seat] for seat in range(PLAYERS) if seat != taker}
     variant: str = table.options.variant
     full = FULL_DECK[variant]
     unplayed = full & ~(played[0] | played[1] | played[2] | played[3])
@@ -234,7 +239,7 @@ def _unwritten(table: Table, state: CharlemagneState, played: list[int]) -> Foun
     unchecked = partial._share(sinks, full & ~shown, groups)
     if taker is not None:
         unchecked |= partial._taker(UNWRITTEN, state, own, move, groups)
-    derived = [f"hands[{seat}]" for seat in range(PLAYERS)] + (["kitty"] if kitty_open else [])
+    derived = [*HANDS, "kitty"] if kitty_open else list(HANDS)
     return groups, derived, unchecked
 
 

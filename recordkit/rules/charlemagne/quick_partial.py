@@ -28,6 +28,8 @@ RESULT_KEYS = frozenset({"scores", "tricks"})
 """The fields of a result the model writes back as they are (a contract may be re-spelt)."""
 HANDS = tuple(f"hands[{seat}]" for seat in range(PLAYERS))
 """The paths of the hands."""
+CALL_KEYS = {"call", "seat"}
+"""A call written as an object that the model writes back as it is: its name and its seat."""
 GROUPS = ("kitty", "discard", "defender_discard")
 """The dealt or discarded groups besides the hands that the completion may write in."""
 DECK = DECKS["standard"]
@@ -125,16 +127,24 @@ def _hands_unknown(ids: fastread.CardIds, hands: Any) -> bool | None:
 
 
 def _calls_plain(deal: dict[str, Any]) -> bool:
-    """Whether the auction is one bare call per player, and the defenders' answers, if any, bare
-    names (an empty list of them the model drops)."""
+    """Whether the auction is one call per player, and the defenders' answers, if any, calls (an
+    empty list of them the model drops), each written as the model writes it back."""
     auction, answers = deal.get("auction"), deal.get("defence", ["pass"])
     return (
         type(auction) is list
         and len(auction) == PLAYERS
-        and all(type(call) is str for call in auction)
+        and all(map(_call_plain, auction))
         and type(answers) is list
         and answers != []
-        and all(type(call) is str for call in answers)
+        and all(map(_call_plain, answers))
+    )
+
+
+def _call_plain(entry: Any) -> bool:
+    """Whether a call is a bare name, or a name with the seat that makes it (the model writes a
+    call without a seat as its bare name)."""
+    return type(entry) is str or (
+        type(entry) is dict and entry.keys() == CALL_KEYS and type(entry["seat"]) is int
     )
 
 
@@ -168,7 +178,8 @@ def _before_play(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
     full = FULL_DECK[variant]
     state = CharlemagneState(table, variant, deal["dealer"], [full] * PLAYERS, [full] * PLAYERS, 0)
     bids = BID_VALUES[variant]
-    calls = [bids[call] for call in deal["auction"] if call in bids]
+    names = [call if type(call) is str else call["call"] for call in deal["auction"]]
+    calls = [bids[name] for name in names if type(name) is str and name in bids]
     actions = exchange_actions(variant, deal)
     if len(calls) != PLAYERS or actions is None:  # a call that is not canonical: left to the full path
         return None

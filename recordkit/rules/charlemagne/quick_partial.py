@@ -56,6 +56,7 @@ TEXTS = [
     for eight in range((len(DECK) + 7) // 8)
 ]
 """The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
+SPADES, HEARTS, DIAMONDS, CLUBS, JOKERS = TEXTS
 
 Found = tuple[dict[str, int], list[str], partial.Unchecked]
 """The groups found (as bitmasks, by path), the derived paths and the unchecked facts."""
@@ -231,13 +232,13 @@ def _unwritten(table: Table, state: CharlemagneState, played: list[int]) -> Foun
     (`played`: each seat's cards played)."""
     move = partial.moves(state)
     own = [0] * (PLAYERS + 1)
-    shown = count = 0
+    count = 0
     for seat in range(PLAYERS):
         kept = ~move.received[seat]
-        for mask in (move.given[seat], move.discarded[seat] & kept, played[seat] & kept):
-            own[seat] |= mask
-            shown |= mask
-            count += mask.bit_count()
+        given, discarded, cards = move.given[seat], move.discarded[seat] & kept, played[seat] & kept
+        own[seat] = given | discarded | cards
+        count += given.bit_count() + discarded.bit_count() + cards.bit_count()
+    shown = own[0] | own[1] | own[2] | own[3]
     if count != shown.bit_count():
         return None
     taker = state.bidder if state.kitty_taken else None
@@ -274,4 +275,11 @@ def _completed(table: Table, deal: dict[str, Any], state: CharlemagneState) -> C
 
 def _format(mask: int) -> str:
     """`Deck.format_mask` of the standard deck, eight cards at a time (a deal writes five groups)."""
-    return " ".join([text for eight, texts in enumerate(TEXTS) if (text := texts[mask >> 8 * eight & 255])])
+    eights = (
+        SPADES[mask & 255],
+        HEARTS[mask >> 8 & 255],
+        DIAMONDS[mask >> 16 & 255],
+        CLUBS[mask >> 24 & 255],
+        JOKERS[mask >> 32],
+    )
+    return " ".join(filter(None, eights))

@@ -105,14 +105,9 @@ def _before_play(state: CharlemagneState, deal: dict[str, Any], turn: TurnOf, do
     """The calls, the partner's card, the discard, the trump and the Maine defence, in the order the
     full replay takes them, each given its seat and put through `flow.advance` (which also reports
     what they skip) as the engine does; kept in `done`."""
-    actions = _calls(deal.get("auction", []), BID_VALUES[state.variant], "auction", "bid")
+    actions = before_play_actions(state.variant, deal)
     if actions is None:
         return False
-    for kind in ("partner_card", "discard", "trump", "defence", "defender_card", "defender_discard"):
-        more = _step(state, deal.get(kind), kind)
-        if more is None:
-            return False
-        actions += more
     for action in actions:
         if action.seat is None:
             now = turn(state)
@@ -123,7 +118,28 @@ def _before_play(state: CharlemagneState, deal: dict[str, Any], turn: TurnOf, do
     return True
 
 
-def _step(state: CharlemagneState, written: Any, kind: str) -> list[Action] | None:
+def before_play_actions(variant: str, deal: dict[str, Any]) -> list[Action] | None:
+    """The deal's calls, exchanges, trump and Maine defence as actions, in the order the full replay
+    takes them; None when one is not written canonically."""
+    actions = _calls(deal.get("auction", []), BID_VALUES[variant], "auction", "bid")
+    exchanges = exchange_actions(variant, deal)
+    return None if actions is None or exchanges is None else actions + exchanges
+
+
+def exchange_actions(variant: str, deal: dict[str, Any]) -> list[Action] | None:
+    """The steps after the auction (the partner's card, the discard, the trump, the Maine defence)
+    as actions in the order the full replay takes them; None when one is not written canonically
+    (shared with `quick_partial`)."""
+    actions: list[Action] = []
+    for kind in ("partner_card", "discard", "trump", "defence", "defender_card", "defender_discard"):
+        more = _step(variant, deal.get(kind), kind)
+        if more is None:
+            return None
+        actions += more
+    return actions
+
+
+def _step(variant: str, written: Any, kind: str) -> list[Action] | None:
     """The actions of one optional step as written: none when absent, None when not canonical."""
     if written is None:
         return []
@@ -132,7 +148,7 @@ def _step(state: CharlemagneState, written: Any, kind: str) -> list[Action] | No
         return None if suit is None else [Action("trump", suit, None, "trump")]
     if kind == "defence":
         return _calls(written, ANSWERS, "defence", "defence")
-    cards = fastread.card_ids(CARD_IDS[state.variant], written)
+    cards = fastread.card_ids(CARD_IDS[variant], written)
     if cards is None or (kind.endswith("_card") and len(cards) != 1):
         return None
     return [Action(kind, card, None, kind, position=i) for i, card in enumerate(cards, start=1)]

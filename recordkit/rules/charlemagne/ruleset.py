@@ -28,7 +28,18 @@ from recordkit.rules.base import (
     incomplete,
     size_check,
 )
-from recordkit.rules.charlemagne import claim, defence, flow, partial, play, quick, scoring, sheet, transcript
+from recordkit.rules.charlemagne import (
+    claim,
+    defence,
+    flow,
+    partial,
+    play,
+    quick,
+    quick_partial,
+    scoring,
+    sheet,
+    transcript,
+)
 from recordkit.rules.charlemagne.auction import dealer_forced
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
@@ -259,6 +270,11 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
     ) -> Completion:
         """The hands, kitty and discards left out, from the play and the exchanges (see `partial`)."""
         return partial.complete(table, deal, played, state)
+
+    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
+        """The fast path's derivation of a deal left without its hands or kitty, straight from JSON
+        (see `quick_partial.quick_completed`)."""
+        return quick_partial.quick_completed(table, deal)
 
     def forget(self, table: Table, deal: CharlemagneDeal) -> CharlemagneDeal:
         """The deal without its hands and kitty."""

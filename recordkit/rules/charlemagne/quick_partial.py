@@ -1,0 +1,285 @@
+"""Charlemagne's fast derivation of a deal that leaves its hands or kitty out (`Ruleset.quick_completed`).
+
+Straight from parsed JSON, without the deal model and without the engine: the auction is settled
+by `auction.winning_call` and `auction.end_auction`, the exchanges go through `flow.advance` with
+every card in every hand (as `derive` plays each card just in time), each trick is seated from its
+leader and won by `play.winning_index`, and the groups left out are written in by `partial`'s own
+rules: for a deal that writes no hand nor kitty (a magazine's deal) with who owned each card read
+off in bitmasks, for any other by `partial.complete` itself. Only a guess: `recordkit.quick`
+proves it by the fast replay of the completed deal. Forms it does not cover (calls or tricks
+written as objects, a claim, a deal not played out, nobody bidding) give None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recordkit.rules import fastread
+from recordkit.rules.base import Completion, PlayedTrick, Table
+from recordkit.rules.charlemagne import flow, partial
+from recordkit.rules.charlemagne.auction import end_auction, winning_call
+from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
+from recordkit.rules.charlemagne.play import settle_trick, winning_index
+from recordkit.rules.charlemagne.quick import BID_VALUES, CARD_IDS, DEAL_KEYS, FULL_DECK, exchange_actions
+from recordkit.rules.charlemagne.record import CharlemagneDeal
+from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+
+RESULT_KEYS = frozenset({"scores", "tricks"})
+"""The fields of a result the model writes back as they are (a contract may be re-spelt)."""
+HANDS = tuple(f"hands[{seat}]" for seat in range(PLAYERS))
+"""The paths of the hands."""
+CALL_KEYS = {"call", "seat"}
+"""A call written as an object that the model writes back as it is: its name and its seat."""
+GROUPS = ("kitty", "discard", "defender_discard")
+"""The dealt or discarded groups besides the hands that the completion may write in."""
+DECK = DECKS["standard"]
+"""Groups are written with the standard deck, which spells every Maine card too (as `partial` does)."""
+BLANK = CharlemagneDeal.model_construct(dealer=0)
+"""A deal model built once without validation, copied with the groups `partial.complete` reads
+(building one per deal costs more than the whole derivation)."""
+UNWRITTEN = CharlemagneDeal.model_construct(dealer=0, discard="", defender_discard="")
+"""What `partial`'s sharing rules read of a deal that writes no hand nor kitty and reaches the
+play: a discard that is due is written (the replay stops at one missing), one not due is no sink
+whether written or not; so the same model serves every such deal."""
+ORDERS: dict[int, list[list[int]]] = {}
+"""The seats of a trick in the order of play, by its leader, for each set of seats out of the
+play (filled as they come: there are few)."""
+TEXTS = [
+    [
+        " ".join(
+            DECK.codes[card]
+            for card in range(8 * eight, min(8 * eight + 8, len(DECK)))
+            if byte >> card % 8 & 1
+        )
+        for byte in range(256)
+    ]
+    for eight in range((len(DECK) + 7) // 8)
+]
+"""The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
+SPADES, HEARTS, DIAMONDS, CLUBS, JOKERS = TEXTS
+
+Found = tuple[dict[str, int], list[str], partial.Unchecked]
+"""The groups found (as bitmasks, by path), the derived paths and the unchecked facts."""
+
+
+def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
+    """The deal with its hands, kitty and discards written in as `derive` writes them (the same
+    derived groups and unchecked facts), or None when the deal is not in a form this covers."""
+    variant: str = table.options.variant
+    if not _plain(variant, deal):
+        return None
+    state = _before_play(table, deal)
+    if state is None:
+        return None
+    read = fastread.tricks(CARD_IDS[variant], deal["tricks"], state.active_count())
+    if read is None:
+        return None
+    played, seats = _played(state, read)
+    found = _unwritten(table, state, played) if "hands" not in deal and "kitty" not in deal else None
+    if found is None:
+        for (cards, _, _), order in zip(read, seats, strict=True):
+            settle_trick(state, PlayedTrick(order[0], cards, order))
+        return _completed(table, deal, state)
+    groups, derived, unchecked = found
+    out = {"status": "played", **deal}
+    out["hands"] = [_format(groups.get(path, 0)) for path in HANDS]
+    for name in GROUPS:
+        if name in groups and name not in deal:
+            out[name] = _format(groups[name])
+            if name not in derived:
+                derived.append(name)
+    return Completion(out, derived, unchecked)
+
+
+def _plain(variant: str, deal: dict[str, Any]) -> bool:
+    """Whether the deal leaves a group out and is written as its model writes it back (canonical
+    codes, calls and tricks as bare strings, knocks in order with their places), so that the
+    completed JSON is the model's dump; a claim or a deal not played out is left to the full path."""
+    if not DEAL_KEYS.issuperset(deal) or None in deal.values() or "claim" in deal:
+        return False
+    dealer, tricks = deal.get("dealer"), deal.get("tricks")
+    if type(dealer) is not int or not 0 <= dealer < PLAYERS or deal.get("status", "played") != "played":
+        return False
+    if type(tricks) is not list or len(tricks) != TRICKS or not all(type(t) is str for t in tricks):
+        return False
+    ids = CARD_IDS[variant]
+    unknown = _hands_unknown(ids, deal.get("hands"))
+    if unknown is None:
+        return False
+    if "kitty" in deal:
+        if fastread.card_ids(ids, deal["kitty"]) is None:
+            return False
+    elif variant == "standard":
+        unknown = True
+    return unknown and _calls_plain(deal) and _knocks_plain(deal.get("knocks")) and _result_plain(deal)
+
+
+def _hands_unknown(ids: fastread.CardIds, hands: Any) -> bool | None:
+    """Whether the hands leave one out (all of them when absent); None when they are not four
+    hands of canonical codes or null."""
+    if hands is None:
+        return True
+    if type(hands) is not list or len(hands) != PLAYERS:
+        return None
+    known = [hand for hand in hands if hand is not None]
+    if any(fastread.card_ids(ids, hand) is None for hand in known):
+        return None
+    return len(known) < PLAYERS
+
+
+def _calls_plain(deal: dict[str, Any]) -> bool:
+    """Whether the auction is one call per player, and the defenders' answers, if any, calls (an
+    empty list of them the model drops), each written as the model writes it back."""
+    auction, answers = deal.get("auction"), deal.get("defence", ["pass"])
+    return (
+        type(auction) is list
+        and len(auction) == PLAYERS
+        and all(map(_call_plain, auction))
+        and type(answers) is list
+        and answers != []
+        and all(map(_call_plain, answers))
+    )
+
+
+def _call_plain(entry: Any) -> bool:
+    """Whether a call is a bare name, or a name with the seat that makes it (the model writes a
+    call without a seat as its bare name)."""
+    return type(entry) is str or (
+        type(entry) is dict and entry.keys() == CALL_KEYS and type(entry["seat"]) is int
+    )
+
+
+def _knocks_plain(knocks: Any) -> bool:
+    """Whether the knocks are absent, or written with their places and in the order of play."""
+    if knocks is None:
+        return True
+    if type(knocks) is not list or not knocks:
+        return False
+    if not all(type(knock) is dict and "after" in knock for knock in knocks):
+        return False
+    places = [(knock.get("trick"), knock["after"]) for knock in knocks]
+    try:
+        return places == sorted(places)
+    except TypeError:
+        return False
+
+
+def _result_plain(deal: dict[str, Any]) -> bool:
+    """Whether the result, if any, holds only fields the model keeps as written."""
+    result = deal.get("result", {})
+    return type(result) is dict and RESULT_KEYS.issuperset(result)
+
+
+def _before_play(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
+    """The state as the first lead finds it, replayed as `derive` replays the deal but with every
+    card in every hand, so that no exchange finds a card not held; None when a step breaks a rule.
+    The auction is settled as `take_bid` settles it (the checks of each call are the fast replay's);
+    the other steps need no seat: their handlers give the giver, the discarder, the next defender."""
+    variant: str = table.options.variant
+    full = FULL_DECK[variant]
+    state = CharlemagneState(table, variant, deal["dealer"], [full] * PLAYERS, [full] * PLAYERS, 0)
+    bids = BID_VALUES[variant]
+    names = [call if type(call) is str else call["call"] for call in deal["auction"]]
+    calls = [bids[name] for name in names if type(name) is str and name in bids]
+    actions = exchange_actions(variant, deal)
+    if len(calls) != PLAYERS or actions is None:  # a call that is not canonical: left to the full path
+        return None
+    won = winning_call(variant, calls)
+    if won is not None:
+        state.bid, state.bidder = won[0], state.seat_after(state.dealer, 1 + won[1])
+    state.calls_made = PLAYERS
+    end_auction(state)
+    for action in actions:
+        if flow.advance(state, action):
+            return None
+    if state.phase < Phase.PLAY and flow.close_phases(state, Phase.PLAY):
+        return None
+    return state if state.phase == Phase.PLAY else None
+
+
+def _played(state: CharlemagneState, read: list[fastread.ReadTrick]) -> tuple[list[int], list[list[int]]]:
+    """The cards each seat played (bitmasks) and the seats of each trick in play order: each trick
+    led by the winner of the one before (`play.winning_index`), the first by the first leader."""
+    orders = ORDERS.get(state.out)
+    if orders is None:
+        orders = ORDERS[state.out] = [_order(state, leader) for leader in range(PLAYERS)]
+    ctx = state.ctx
+    played = [0] * PLAYERS
+    seats = []
+    leader = state.leader
+    for number, (cards, _, _) in enumerate(read, start=1):
+        order = orders[leader]
+        for card, seat in zip(cards, order, strict=True):
+            played[seat] |= 1 << card
+        seats.append(order)
+        if number < TRICKS:  # the last trick leads to none
+            leader = order[winning_index(ctx, cards)]
+    return played, seats
+
+
+def _order(state: CharlemagneState, leader: int) -> list[int]:
+    """The seats of a trick that `leader` leads, in play order (those out of the play skipped)."""
+    order = [leader]
+    while len(order) < state.active_count():
+        order.append(state.next_active(order[-1]))
+    return order
+
+
+def _unwritten(table: Table, state: CharlemagneState, played: list[int]) -> Found | None:
+    """`partial.complete` for a deal that writes no hand nor kitty, played out, in bitmasks: each
+    card was owned by who passed, discarded or played it (`partial.owners`, when no card is shown
+    twice: None otherwise), and the cards nobody shows are shared out by `partial`'s own rules
+    (`played`: each seat's cards played)."""
+    move = partial.moves(state)
+    own = [0] * (PLAYERS + 1)
+    count = 0
+    for seat in range(PLAYERS):
+        kept = ~move.received[seat]
+        given, discarded, cards = move.given[seat], move.discarded[seat] & kept, played[seat] & kept
+        own[seat] = given | discarded | cards
+        count += given.bit_count() + discarded.bit_count() + cards.bit_count()
+    shown = own[0] | own[1] | own[2] | own[3]
+    if count != shown.bit_count():
+        return None
+    taker = state.bidder if state.kitty_taken else None
+    groups = {HANDS[seat]: own[seat] & ~move.received[seat] for seat in range(PLAYERS) if seat != taker}
+    variant: str = table.options.variant
+    full = FULL_DECK[variant]
+    unplayed = full & ~(played[0] | played[1] | played[2] | played[3])
+    kitty_open = variant == "standard"
+    sinks = partial._sinks(UNWRITTEN, state, move, own, [None] * PLAYERS, kitty_open, unplayed)
+    unchecked = partial._share(sinks, full & ~shown, groups)
+    if taker is not None:
+        unchecked |= partial._taker(UNWRITTEN, state, own, move, groups)
+    derived = [*HANDS, "kitty"] if kitty_open else list(HANDS)
+    return groups, derived, unchecked
+
+
+def _completed(table: Table, deal: dict[str, Any], state: CharlemagneState) -> Completion:
+    """The completion by the full derivation's own `partial.complete`, written back as JSON: for a
+    deal with some hands or the kitty written, or a card shown twice (`state`: its tricks settled)."""
+    played: list[list[int]] = [[] for _ in range(PLAYERS)]
+    for trick in state.tricks:
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
+            played[seat].append(card)
+    groups = {name: deal[name] for name in GROUPS if name in deal}
+    written = BLANK.model_copy(update={"dealer": deal["dealer"], "hands": deal.get("hands"), **groups})
+    done = partial.complete(table, written, played, state)
+    out = {"status": "played", **deal, "hands": done.deal.hands}
+    for name in GROUPS:
+        value = getattr(done.deal, name)
+        if value is not None:
+            out[name] = value
+    return Completion(out, done.derived, done.unchecked)
+
+
+def _format(mask: int) -> str:
+    """`Deck.format_mask` of the standard deck, eight cards at a time (a deal writes five groups)."""
+    eights = (
+        SPADES[mask & 255],
+        HEARTS[mask >> 8 & 255],
+        DIAMONDS[mask >> 16 & 255],
+        CLUBS[mask >> 24 & 255],
+        JOKERS[mask >> 32],
+    )
+    return " ".join(filter(None, eights))

@@ -54,3 +54,13 @@ def card_face(deck: Deck, card: int) -> dict[str, Any]:
 def faces(deck: Deck, cards: list[int]) -> list[dict[str, Any]]:
     """Several cards' faces, in the order given."""
     return [card_face(deck, card) for card in cards]
+
+
+def label(face: dict[str, Any], symbols: bool) -> str:
+    """A card as a line of text shows it: `♠K` with the suit's symbol where the terminal has them
+    (the Excuse `★`), else its code."""
+    if not symbols or face["symbol"] == face["suit"]:
+        return str(face["code"])
+    if face["code"] == "EX":
+        return "★"
+    return f"{face['symbol']}{face['rank']}"

@@ -231,6 +231,42 @@ def replay(
     raise typer.Exit(1 if failed else 0)
 
 
+@app.command()
+def view(
+    path: Annotated[Path, typer.Argument(help="A record file.")],
+    deal: Annotated[int | None, typer.Option(help="Open the page at this deal (from 1).")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="The page to write; the record's name with .html by default."),
+    ] = None,
+    record: Annotated[int, typer.Option(help="Record number in the file, from 1.")] = 1,
+) -> None:
+    """Write one self-contained HTML page of a record: the score sheet, and each deal as the table
+    seen from above, trick by trick (buttons and arrow keys), with every diagnostic pinned to its
+    card, call or score. No network: it opens from a file or an e-mail attachment.
+
+    Example: recordkit view samples/french-tarot/club-evening-4p.json --deal 1 -o evening.html
+    """
+    from recordkit.sources import write_atomic
+    from recordkit.validate import Settings, validate_record
+    from recordkit.view.model import record_model
+    from recordkit.view.page import render
+
+    raw = _nth_record(path, record)
+    report = validate_record(raw, Settings(strict=False))
+    if report.record is None:
+        for diagnostic in report.diagnostics:
+            _print_diagnostic(diagnostic, "text")
+        raise typer.Exit(2)
+    if deal is not None and not 1 <= deal <= len(report.record.deals):
+        err.print(f"[red]the record has {len(report.record.deals)} deal(s); there is no deal {deal}")
+        raise typer.Exit(2)
+    target = output if output is not None else path.with_suffix(".html")
+    write_atomic(target, render(record_model(report), deal))
+    faults = sum(d.severity == Severity.ERROR for d in report.diagnostics)
+    err.print(f"wrote {target}" + (f" ({faults} error(s) pinned in it)" if faults else ""))
+
+
 def _nth_record(path: Path, number: int) -> RawRecord:
     """Record number `number` (from 1) of a file; exit 2 if it has none or it cannot be read."""
     from recordkit.sources import parsed, read_records

@@ -104,6 +104,7 @@ def deal_model(
         summary=_summary(summary),
         side=side,
         tricks=_tricks(ruleset, table, dealt, state, side),
+        end_hands=[table.deck.format_mask(hand) for hand in getattr(state, "hands", [])],
         working=ruleset.score_working(table, state),
     )
     return model

@@ -244,6 +244,7 @@ def view(
     """Write one self-contained HTML page of a record: the score sheet, and each deal as the table
     seen from above, trick by trick (buttons and arrow keys), with every diagnostic pinned to its
     card, call or score. No network: it opens from a file or an e-mail attachment.
+    Exit status: 0 clean, 1 errors found (the page is written and shows them), 2 input unusable.
 
     Example: recordkit view samples/french-tarot/club-evening-4p.json --deal 1 -o evening.html
     """
@@ -265,6 +266,7 @@ def view(
     write_atomic(target, render(record_model(report), deal))
     faults = sum(d.severity == Severity.ERROR for d in report.diagnostics)
     err.print(f"wrote {target}" + (f" ({faults} error(s) pinned in it)" if faults else ""))
+    raise typer.Exit(1 if faults else 0)
 
 
 def _nth_record(path: Path, number: int) -> RawRecord:

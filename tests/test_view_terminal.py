@@ -70,8 +70,8 @@ def test_running_points_are_the_models_in_every_deal(tmp_path: Path) -> None:
 def test_joffre_shows_trump_nation_and_captures() -> None:
     output = replay("samples/joffre/club-evening-4-players.json")
     assert "contract: 4 by 2:Marcel; trump R (Russia)" in output
-    assert "the Joffre (+5) taken by 2:Marcel" in output
-    assert "the Kaiser (-3) taken by 3:Thérèse" in output
+    assert "the Joffre taken by 2:Marcel" in output
+    assert "the Kaiser taken by 3:Thérèse" in output
 
 
 def test_hands_before_each_trick() -> None:
@@ -91,3 +91,11 @@ def test_letters_where_the_terminal_has_no_symbols() -> None:
     assert "S9 H4 CK D10" in text and "♠" not in text
     utf8 = replay("samples/karnoffel/gasthaus-evening-4p.json")
     assert "♠9 ♥4 ♣K ♦10" in utf8
+
+
+def test_joffre_shows_the_kaisers_capture_and_its_loss() -> None:
+    """The newspaper's deal: the Kaiser takes Hormidas's Joffre; the working shows the 5 he loses,
+    as the rules' count (`score_working`) gives it."""
+    output = replay("samples/joffre/tricks-only-newspaper.json")
+    assert "the Joffre captured by the Kaiser from 0:Hormidas" in output
+    assert "seat 0: lose for the Joffre the Kaiser took -5" in output

@@ -179,9 +179,9 @@ def _show_end(out: Console, deal: dict[str, Any], text: _Text) -> None:
             line += f": made by {margin:g}" if margin >= 0 else f": down by {-margin:g}"
         out.print(escape(line))
     captures = [
-        ("the Joffre (+5) taken by", summary["joffre_won_by"]),
-        ("the Kaiser (-3) taken by", summary["kaiser_won_by"]),
-        ("the Joffre captured by the Kaiser (-5) from", summary["joffre_captured"]),
+        ("the Joffre taken by", summary["joffre_won_by"]),
+        ("the Kaiser taken by", summary["kaiser_won_by"]),
+        ("the Joffre captured by the Kaiser from", summary["joffre_captured"]),
     ]
     for what, seat in captures:
         if seat is not None:

@@ -222,7 +222,7 @@ def replay(
     if not 1 <= deal <= len(deals):
         err.print(f"[red]the record has {len(deals)} deal(s); there is no deal {deal}")
         raise typer.Exit(2)
-    model = record_model(report)
+    model = record_model(report, only=deal)
     if not model["deals"]:
         err.print("[red]the record's options or players leave nothing to replay (see the errors above)")
         raise typer.Exit(2)

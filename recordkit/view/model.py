@@ -26,9 +26,10 @@ NOT_GROUPS = frozenset({"dealer", "hands", "tricks", "status", "result", "totals
 DEAL_PATH = re.compile(r"^deals\[(\d+)\]\.?")
 
 
-def record_model(report: RecordReport) -> dict[str, Any]:
+def record_model(report: RecordReport, only: int | None = None) -> dict[str, Any]:
     """The whole record's model: its game, seats, the diagnostics outside any deal, and each deal's
-    model (`deal_model`); the report must come from `validate_record` (with its replays)."""
+    model (`deal_model`); the report must come from `validate_record` (with its replays). With
+    `only`, the other deals are null (the terminal shows one deal)."""
     record = report.record
     assert record is not None, "a record that could not be read has no replay"
     ruleset = RULESETS[record.game]
@@ -47,6 +48,9 @@ def record_model(report: RecordReport) -> dict[str, Any]:
         return model
     model["cards"] = {face["code"]: face for face in faces(table.deck, list(range(len(table.deck))))}
     for index, deal in enumerate(record.deals):
+        if only is not None and index + 1 != only:
+            model["deals"].append(None)
+            continue
         replayed = report.replays[index] if index < len(report.replays) else None
         found = [d for d in report.diagnostics if d.location.deal == index + 1]
         model["deals"].append(deal_model(ruleset, table, deal, replayed, index + 1, found))

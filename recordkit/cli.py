@@ -20,8 +20,6 @@ from recordkit.options_text import OptionError, check_options, parse_options
 from recordkit.progress import count_records, progress_bar, shows_progress
 
 if TYPE_CHECKING:
-    from recordkit.engine import DealReplay
-    from recordkit.rules.base import Completion
     from recordkit.sources import RawRecord
     from recordkit.validate import RecordReport, Settings
 
@@ -224,16 +222,19 @@ def replay(
     path: Annotated[Path, typer.Argument(help="A record file.")],
     deal: Annotated[int, typer.Option(help="Deal number, from 1.")] = 1,
     record: Annotated[int, typer.Option(help="Record number in the file, from 1.")] = 1,
+    hands: Annotated[bool, typer.Option("--hands", help="Each seat's hand before each trick too.")] = False,
 ) -> None:
-    """Show one deal trick by trick: the hands, who led, the cards, who won, running card points.
+    """Show one deal trick by trick: the dealt groups, calls and contract, who led, the cards, who
+    won, the running card points as the rules count them, and the score with its working.
 
     Hands the record leaves out are shown as derived from the tricks; a score sheet's line shows
     its facts and scores.
 
-    Example: recordkit replay samples/french-tarot/club-evening-4p.json --deal 2
+    Example: recordkit replay samples/french-tarot/club-evening-4p.json --deal 2 --hands
     """
-    from recordkit.games import RULESETS
     from recordkit.validate import Settings, validate_record
+    from recordkit.view.model import record_model
+    from recordkit.view.terminal import show_deal
 
     raw = _nth_record(path, record)
     report = validate_record(raw, Settings(strict=False))
@@ -246,13 +247,51 @@ def replay(
     if not 1 <= deal <= len(deals):
         err.print(f"[red]the record has {len(deals)} deal(s); there is no deal {deal}")
         raise typer.Exit(2)
-    ruleset = RULESETS[report.record.game]
-    table, _ = ruleset.table(report.record.options, len(report.record.players))
-    assert table is not None
-    replayed = report.replays[deal - 1] if deal <= len(report.replays) else None
-    _show_deal(ruleset, table, deals[deal - 1], replayed, report.record.players, deal)
+    model = record_model(report, only=deal)
+    if not model["deals"]:
+        err.print("[red]the record's options or players leave nothing to replay (see the errors above)")
+        raise typer.Exit(2)
+    show_deal(out, model, deal, hands)
     failed = any(d.severity == Severity.ERROR and d.location.deal == deal for d in report.diagnostics)
     raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def view(
+    path: Annotated[Path, typer.Argument(help="A record file.")],
+    deal: Annotated[int | None, typer.Option(help="Open the page at this deal (from 1).")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="The page to write; the record's name with .html by default."),
+    ] = None,
+    record: Annotated[int, typer.Option(help="Record number in the file, from 1.")] = 1,
+) -> None:
+    """Write one self-contained HTML page of a record: the score sheet, and each deal as the table
+    seen from above, trick by trick (buttons and arrow keys), with every diagnostic pinned to its
+    card, call or score. No network: it opens from a file or an e-mail attachment.
+    Exit status: 0 clean, 1 errors found (the page is written and shows them), 2 input unusable.
+
+    Example: recordkit view samples/french-tarot/club-evening-4p.json --deal 1 -o evening.html
+    """
+    from recordkit.sources import write_atomic
+    from recordkit.validate import Settings, validate_record
+    from recordkit.view.model import record_model
+    from recordkit.view.page import render
+
+    raw = _nth_record(path, record)
+    report = validate_record(raw, Settings(strict=False))
+    if report.record is None:
+        for diagnostic in report.diagnostics:
+            _print_diagnostic(diagnostic, "text")
+        raise typer.Exit(2)
+    if deal is not None and not 1 <= deal <= len(report.record.deals):
+        err.print(f"[red]the record has {len(report.record.deals)} deal(s); there is no deal {deal}")
+        raise typer.Exit(2)
+    target = output if output is not None else path.with_suffix(".html")
+    write_atomic(target, render(record_model(report), deal))
+    faults = sum(d.severity == Severity.ERROR for d in report.diagnostics)
+    err.print(f"wrote {target}" + (f" ({faults} error(s) pinned in it)" if faults else ""))
+    raise typer.Exit(1 if faults else 0)
 
 
 def _nth_record(path: Path, number: int) -> RawRecord:
@@ -268,107 +307,6 @@ def _nth_record(path: Path, number: int) -> RawRecord:
             return item
     err.print(f"[red]{path} has no record {number}")
     raise typer.Exit(2)
-
-
-DERIVED_MARK = "*"
-"""The mark of a hand (or other dealt group) the record leaves out, derived from the tricks."""
-
-
-def _show_deal(
-    ruleset: Any, table: Any, deal: Any, replayed: DealReplay | None, players: list[str], number: int
-) -> None:
-    """The deal as replayed: a score sheet's line as such, else its hands (the derived ones
-    marked) and its tricks with the running card points each seat has taken."""
-    from rich.table import Table as RichTable
-
-    from recordkit.engine import format_scores
-
-    names = [f"{seat}:{name}" for seat, name in enumerate(players)]
-    title = f"Deal {number} (dealer {names[deal.dealer % table.players]})"
-    if replayed is not None and replayed.sheet:
-        _show_sheet(deal, replayed, title)
-        return
-    if replayed is None or replayed.state is None:
-        err.print("[red]the deal cannot be replayed (see the errors above)")
-        return
-    state = replayed.state
-    _show_hands(replayed.completion, deal, names)
-    view = RichTable(title=title)
-    for column in ("trick", "leader", "cards (from the leader)", "winner", "points", "running points"):
-        view.add_column(column)
-    running: list[int | float] = [0] * table.players
-    for number, trick in enumerate(state.tricks, start=1):
-        points = ruleset.trick_points(trick)
-        shares = ruleset.trick_shares(table, state, number)
-        if shares is not None:
-            running = [total + share for total, share in zip(running, shares, strict=True)]
-        cards = [f"{table.deck.codes[c]}({s})" for c, s in zip(trick.cards, trick.seats, strict=True)]
-        for after, text in reversed(ruleset.trick_notes(state, number)):
-            cards.insert(after, text)
-        view.add_row(
-            str(number),
-            names[trick.leader],
-            " ".join(cards),
-            names[trick.winner],
-            "" if points is None else f"{points:g}",
-            " ".join(f"{p:g}" for p in running),
-        )
-    out.print(view)
-    if replayed.scores is not None:
-        out.print(f"scores by the rules: {format_scores(replayed.scores)}")
-    if deal.result is not None:
-        out.print(f"scores on the sheet: {format_scores(deal.result.scores)}")
-
-
-def _show_hands(completion: Completion | None, deal: Any, names: list[str]) -> None:
-    """The hands as dealt, and any other dealt group the record leaves out: those derived from
-    the tricks marked, with a line that says so."""
-    from rich.table import Table as RichTable
-
-    dealt = completion.deal if completion is not None else deal
-    derived = completion.derived if completion is not None else []
-    groups = [(names[seat], f"hands[{seat}]", hand) for seat, hand in enumerate(dealt.hands or [])]
-    groups += [(path, path, _group(dealt, path)) for path in derived if not path.startswith("hands[")]
-    if not groups:
-        return
-    view = RichTable(title="Hands as dealt")
-    view.add_column("seat")
-    view.add_column("cards")
-    for label, path, cards in groups:
-        view.add_row(label + (f" {DERIVED_MARK}" if path in derived else ""), cards or "")
-    if derived:
-        view.caption = f"{DERIVED_MARK} derived from the tricks"
-        seats = [names[int(p[6:-1])] for p in derived if p.startswith("hands[")]
-        others = [p for p in derived if not p.startswith("hands[")]
-        said = ([f"the hands of {', '.join(seats)}"] if seats else []) + [f"the {p}" for p in others]
-        out.print(f"derived from the tricks: {'; '.join(said)} (marked {DERIVED_MARK})")
-    out.print(view)
-
-
-def _group(deal: Any, path: str) -> str | None:
-    """A dealt group of a deal by its path (`dog`, `discards[1]`), as card codes."""
-    name, _, index = path.partition("[")
-    value = getattr(deal, name, None)
-    if index and isinstance(value, list):
-        value = value[int(index.rstrip("]"))]
-    if isinstance(value, list):
-        return " ".join(map(str, value))
-    return None if value is None else str(value)
-
-
-def _show_sheet(deal: Any, replayed: DealReplay, title: str) -> None:
-    """A score sheet's line: the facts it writes, its scores by the rules and as written."""
-    from recordkit.engine import format_scores
-
-    out.print(f"{title}: a score-sheet line; its calls and cards were not recorded")
-    facts = deal.result.model_dump(mode="json", exclude_none=True) if deal.result is not None else {}
-    facts.pop("scores", None)
-    if facts:
-        out.print("facts on the sheet: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in facts.items()))
-    if replayed.scores is not None:
-        out.print(f"scores by the rules: {format_scores(replayed.scores)}")
-    if deal.result is not None:
-        out.print(f"scores on the sheet: {format_scores(deal.result.scores)}")
 
 
 @app.command()

@@ -310,6 +310,12 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """The deal's contract, declarer, result and trump, for archives and statistics."""
         return DealSummary()
 
+    def score_working(self, table: Table, state: StateT) -> list[tuple[str, int | float | str]]:
+        """How the rules reach the deal's score, step by step, as (what, value) in the rules'
+        order (French Tarot: the margin, multiplier and bonuses), for the replay views; games
+        whose score needs no working beyond the summary say nothing."""
+        return []
+
     def is_trump(self, state: StateT, card: int) -> bool:
         """Whether a card counted as a trump in this deal (for the plays table)."""
         return False

@@ -67,6 +67,7 @@ from recordkit.rules.french_tarot.scoring import (
     contract_count,
     deal_scores,
 )
+from recordkit.rules.french_tarot.scoring import working as scoring_working
 from recordkit.rules.french_tarot.state import PHASE_OF_KIND, Phase, TarotState
 
 if TYPE_CHECKING:
@@ -610,6 +611,10 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
     def is_trump(self, state: TarotState, card: int) -> bool:
         return bool(bit(card) & TRUMPS)
+
+    def score_working(self, table: Table, state: TarotState) -> list[tuple[str, int | float | str]]:
+        """The contract's count step by step (`scoring.working`)."""
+        return scoring_working(state)
 
     def prove_columns(self, rows: ColumnRows) -> Bools:
         from recordkit.rules.french_tarot import columnar  # NumPy and pyarrow: only for archives

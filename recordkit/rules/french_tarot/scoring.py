@@ -283,3 +283,35 @@ def deal_scores(state: TarotState) -> list[int | float]:
 def as_points(half: int) -> int | float:
     """Half-points as a score-sheet number: whole numbers as ints, halves as .5 floats."""
     return half // 2 if half % 2 == 0 else half / 2
+
+
+def working(state: TarotState) -> list[tuple[str, int | float | str]]:
+    """How a played contract's score is reached (tarot.score.*), for the replay views: the
+    attack's points, bouts and target, the margin, 25 + margin times the contract's multiplier,
+    the Petit au bout, poignées and slam, and what each defender pays; [] for any other deal."""
+    if state.taker is None or state.phase != Phase.DONE or not state.scorable or state.status != "played":
+        return []
+    facts = contract_facts(state)
+    count = count_contract(facts, state.table.options.defence_slam_bonus)
+    coefficient = COEFFICIENTS[facts.contract]
+    sign = 1 if count.won else -1
+    steps: list[tuple[str, int | float | str]] = [
+        ("attack's card points", as_points(count.half_points)),
+        ("bouts", count.bouts),
+        ("target", count.target),
+        ("contract", "made" if count.won else "failed"),
+        ("margin (rounded)", count.diff),
+        ("25 + margin", 25 + count.diff),
+        ("multiplier", coefficient),
+        ("contract's value", sign * (25 + count.diff) * coefficient),
+    ]
+    if count.petit_au_bout:
+        steps.append(("Petit au bout", count.petit_au_bout * 10 * coefficient))
+    if facts.poignees:
+        steps.append(("poignées", sign * sum(POIGNEE_BONUS[level] for level in facts.poignees)))
+    if count.slam_term:
+        steps.append(("slam", count.slam_term))
+    steps.append(("each defender pays", count.per_defender))
+    if facts.miseres:
+        steps.append(("misères (10 from each other player)", len(facts.miseres)))
+    return steps

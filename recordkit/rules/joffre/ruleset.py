@@ -32,6 +32,7 @@ from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids, tota
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal, JoffreRecord, JoffreResult, bid_name
 from recordkit.rules.joffre.scoring import count, deal_scores, facts_of
+from recordkit.rules.joffre.scoring import working as scoring_working
 from recordkit.rules.joffre.state import JoffreState, Phase
 
 
@@ -303,6 +304,12 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         if len(trick.cards) not in self.player_counts:
             return None
         return trick_value(cards_for(len(trick.cards)), trick.cards)
+
+    def score_working(self, table: Table, state: JoffreState) -> list[tuple[str, int | float | str]]:
+        """Each side's tricks, points and capture loss, and the contract's outcome (`scoring.working`)."""
+        if state.phase != Phase.DONE or not state.scorable:
+            return []
+        return scoring_working(state)
 
     def summary(self, state: JoffreState) -> DealSummary:
         """The contract, bidder, partner, result, trump and the bidding side's points."""

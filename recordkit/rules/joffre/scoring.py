@@ -136,3 +136,27 @@ def count(state: JoffreState) -> DealCount:
 def deal_scores(state: JoffreState) -> list[int | float]:
     """Each seat's score for a replayed deal."""
     return seat_scores(state.table.options, state.players, facts_of(state), state.before)
+
+
+def working(state: JoffreState) -> list[tuple[str, int | float | str]]:
+    """How a played deal's score is reached (joffre.score.*), for the replay views: each side's
+    tricks, trick points (the Joffre's and Kaiser's counted) and loss for a Joffre the Kaiser took,
+    then the contract's outcome; [] when nobody bid."""
+    facts = facts_of(state)
+    if facts.bidder is None:
+        return []
+    options = state.table.options
+    teams = options.mode == "teams"
+    result = tally(options, facts)
+    steps: list[tuple[str, int | float | str]] = []
+    for side in range(len(result.points)):
+        seats = [seat for seat in range(state.players) if side_of(teams, seat) == side]
+        who = "seats " + " and ".join(map(str, seats)) if len(seats) > 1 else f"seat {seats[0]}"
+        steps.append((f"{who}: tricks", result.tricks[side]))
+        steps.append((f"{who}: trick points", result.points[side]))
+        if result.penalty[side]:
+            steps.append((f"{who}: lose for the Joffre the Kaiser took", -result.penalty[side]))
+    steps.append(("contract", f"{bid_number(facts.contract)}: {'made' if result.made else 'failed'}"))
+    if is_no_trump(facts.contract):
+        steps.append(("no trump: the bidding side's score doubled", "yes"))
+    return steps

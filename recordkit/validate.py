@@ -141,6 +141,10 @@ def validate_record(raw: RawRecord, settings: Settings = Settings()) -> RecordRe
     listed and the rest counted (`cap_repeats`), whichever path found them."""
     report = _validate_record(raw, settings)
     report.diagnostics = cap_repeats(report.diagnostics)
+    if raw.places is not None:  # a record read from the notation (spec/NOTATION.md)
+        from recordkit.notation import located
+
+        report.diagnostics = located(raw, report.diagnostics, settings.strict)
     return report
 
 

@@ -50,11 +50,6 @@ def _at_text(diagnostic: Diagnostic, places: Places) -> Diagnostic:
     return diagnostic
 
 
-def loads_text(text: str) -> list[TextRecord]:
-    """The records of a notation text as read (for `recordkit.loads`)."""
-    return list(read_text(text))
-
-
 def looks_like_text(content: bytes) -> bool:
     """True when a text is in the notation rather than JSON: its first non-blank character is
     not `{` (a tag line starts with `[`, but a JSON list with `[{` or `[]`)."""

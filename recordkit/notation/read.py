@@ -10,7 +10,7 @@ the rest is still read; what it read in a tolerant spelling is a NOTATION-NORMAL
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,11 +47,16 @@ class _Stop(Exception):
         super().__init__(message)
 
 
-def read_text(text: str, file: str | None = None) -> Iterator[TextRecord]:
-    """Every record of a notation text, in order (a tag line after a deal starts the next one)."""
+def read_text(text: str | Iterable[str], file: str | None = None) -> Iterator[TextRecord]:
+    """Every record of a notation text (or of its lines, streamed), in order; a tag line after
+    a deal starts the next record."""
     reader = _Reader(file)
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines() if isinstance(text, str) else text
+    for number, line in enumerate(lines, start=1):
         reader.line(number, line)
+        if reader.done:
+            yield from reader.done
+            reader.done.clear()
     yield from reader.finish()
 
 
@@ -65,6 +70,7 @@ class _Reader:
         self.deal: dict[str, Any] | None = None
         self.keys = keywords("")
         self.number = 0
+        self.records = 0
 
     def finish(self) -> list[TextRecord]:
         """The records read, the last one closed."""
@@ -136,6 +142,7 @@ class _Reader:
         """Close the record being read and start the next one at this line."""
         if self.record is not None:
             self.done.append(self.record)
+        self.records += 1
         data: dict[str, Any] = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "game": None,
                                 "options": {}, "players": [], "meta": {}, "deals": []}
         self.record = TextRecord(data, self.number)
@@ -392,7 +399,7 @@ class _Reader:
     def _where(self, column: int) -> Location:
         """The place of the line being read: file, line, column, record and deal."""
         deals = len(self.record.data["deals"]) if self.record is not None else 0
-        record = len(self.done) + 1
+        record = self.records or 1
         return Location(file=self.file, line=self.number, column=column, record=record, deal=deals or None)
 
     def _problem(self, code: str, message: str, column: int) -> None:

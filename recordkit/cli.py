@@ -359,7 +359,13 @@ def generate(
     variant: Annotated[
         str | None, typer.Option(help="Shorthand for -o variant=NAME (Charlemagne: maine).")
     ] = None,
-    out_path: Annotated[Path | None, typer.Option("--out", help="Output file (.json or .jsonl).")] = None,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", help="Output file (.json, .jsonl, or .rkn for the notation).")
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option("--to", help="json or text (the notation); by default the --out extension decides."),
+    ] = None,
     form: Annotated[
         str,
         typer.Option(
@@ -380,7 +386,8 @@ def generate(
 
     Examples: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl ;
     recordkit generate charlemagne --variant maine ; recordkit generate joffre --form tricks ;
-    recordkit generate french-tarot -o all_pass=goulash -o misere=true
+    recordkit generate french-tarot -o all_pass=goulash -o misere=true ;
+    recordkit generate joffre --to text (the notation, spec/NOTATION.md)
     """
     from recordkit.codec import dumps
     from recordkit.games import RULESETS
@@ -397,6 +404,8 @@ def generate(
     try:
         if form not in FORMS:
             raise ValueError(f"--form is one of {', '.join(FORMS)}, not {form!r}")
+        if to not in (None, "json", "text"):
+            raise ValueError(f"--to is json or text, not {to!r}")
         with progress_bar(err, "generating", records, out_path is not None) as tally:
             for index in range(records):
                 games.append(
@@ -415,7 +424,9 @@ def generate(
     except ValueError as error:
         err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
-    if out_path is not None and out_path.suffix == ".json" and records == 1:
+    if (to or ("text" if out_path is not None and out_path.suffix.lower() == ".rkn" else "json")) == "text":
+        text = "\n".join(dumps(g, form="text") for g in games)
+    elif out_path is not None and out_path.suffix == ".json" and records == 1:
         text = dumps(games[0], indent=True)
     else:
         text = "".join(dumps(g) + "\n" for g in games)
@@ -461,15 +472,19 @@ def convert(
         int, typer.Option("--jobs", "-j", min=0, help="Processes to use; 0 means one per core.")
     ] = 1,
 ) -> None:
-    """Convert records to a Parquet archive, or an archive back to JSON lines.
+    """Convert records to a Parquet archive, an archive back to JSON lines, or records to text.
 
     The last argument is the output: a directory for an archive, a .jsonl file for records.
     Only records that validate go into an archive (--keep-invalid for all that can be read); each
     record skipped is named. Writes are atomic: an interrupted conversion leaves the previous
     archive as it was.
 
+    A .rkn output writes the records as text in the notation (spec/NOTATION.md), a .json or
+    .jsonl output from record files converts them to JSON; inputs may be text in the notation.
+
     Examples: recordkit convert samples/french-tarot samples/joffre out/archive ;
-    recordkit convert out/archive back.jsonl
+    recordkit convert out/archive back.jsonl ; recordkit convert game.rkn game.json ;
+    recordkit convert out/archive evening.rkn
     """
     from recordkit.archive import ArchiveError, from_archive, read_manifest, to_archive
 
@@ -478,6 +493,9 @@ def convert(
     *sources, target = inputs
     output = Path(target)
     shown = shows_progress(err)
+    if _record_output(sources, output):
+        _convert_records(sources, output)
+        return
     try:
         if output.suffix.lower() in (".jsonl", ".ndjson", ".json"):
             if len(sources) != 1:
@@ -510,6 +528,32 @@ def convert(
         f"wrote {report.records} record(s), {report.deals} deal(s) to {output}"
         + (f"; skipped {skipped} (recordkit validate shows why)" if skipped else "")
     )
+
+
+def _record_output(sources: list[str], output: Path) -> bool:
+    """True when a conversion writes record files, not an archive or from one alone: text in the
+    notation (.rkn), or JSON from anything but a single archive."""
+    from recordkit.sources import NOTATION_SUFFIXES, is_archive_folder
+
+    suffix = output.suffix.lower()
+    if suffix in NOTATION_SUFFIXES:
+        return True
+    single_archive = len(sources) == 1 and is_archive_folder(Path(sources[0]))
+    return suffix in (".jsonl", ".ndjson", ".json") and not single_archive
+
+
+def _convert_records(sources: list[str], output: Path) -> None:
+    """Write the records of the sources to a record file (text, JSON lines or JSON); each record
+    left out is named, and the exit status is 2 if any was."""
+    from recordkit.notation.convert import convert_records
+
+    with progress_bar(err, "converting", count_records(sources) if shows_progress(err) else None) as tally:
+        written, skipped = convert_records(sources, output, tally)
+    for diagnostic in skipped:
+        err.print(f"[red]{escape(diagnostic.text())}")
+    err.print(f"wrote {written} record(s) to {output}" + (f"; {len(skipped)} error(s) kept records out" if skipped else ""))
+    if skipped:
+        raise typer.Exit(2)
 
 
 def _skipped(diagnostics: list[Diagnostic]) -> str:

@@ -158,6 +158,11 @@ def _warning(item: Source) -> bool:
     return isinstance(item, Diagnostic) and item.severity != Severity.ERROR
 
 
+def parsed_record(raw: RawRecord) -> RecordBase:
+    """A read record parsed as `loads` parses it: RecordError with the errors that keep it unreadable."""
+    return _record(raw)
+
+
 def _record(raw: RawRecord) -> RecordBase:
     """The parsed record, or RecordError with the errors that keep it unreadable."""
     report = validate_record(raw, Settings(strict=True))

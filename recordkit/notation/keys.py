@@ -78,7 +78,7 @@ GAME_KEYS: dict[str, dict[str, tuple[Place, Kind]]] = {
 }
 """Each game's keywords beyond the common ones (its deal's and result's fields)."""
 
-STRUCTURE = frozenset({"deal", "hand", "trick", "result", "hands", "announce"})
+STRUCTURE = frozenset({"deal", "hand", "trick", "result", "hands", "announce", "knock", "claim"})
 """Keywords of the notation's own structure, never a field's short form."""
 
 

@@ -175,8 +175,10 @@ class _Reader:
             self._hand(deal, words, columns)
         elif key == "trick":
             self._trick(deal, words[1:], columns[1:], columns[0])
+        elif key in ("knock", "claim"):
+            self._knock_or_claim(deal, key, words[1:], columns[1:], columns[0])
         elif key == "announce":
-            self._announce(deal, words[1:], columns)
+            self._announce(deal, words[1:], columns[1:], columns[0])
         elif key in self.keys or key in STRUCTURE:
             self._keyed_line(deal, words, columns)
         elif isinstance(first, Json):
@@ -279,14 +281,23 @@ class _Reader:
                 raise _Stop("NOTATION-VALUE", f"{key} are written as pairs: a seat and a level", column)
             return [{"seat": self._one("seat", key, items[i][0], items[i][1]), "level": str(items[i + 1][0])} for i in range(0, len(items), 2)]
         if kind == "calls":
-            return _calls(items)
-        windows: list[list[str]] = [[]]
-        for word, _ in items:
-            if word == "/":
+            return [self._seated(call, column) for call in _calls(items)]
+        windows: list[list[tuple[str | Json, int]]] = [[]]
+        for word, at in items:
+            if word == "/" and not isinstance(word, Quoted):
                 windows.append([])
             else:
-                windows[-1].append(str(word))
-        return windows
+                windows[-1].append((word, at))
+        return [[] if [w for w, _ in window] == ["-"] else [self._seated(call, column) for call in _calls(window)] for window in windows]
+
+    def _seated(self, call: Any, column: int) -> Any:
+        """A call written `word@SEAT` as the call with its seat (`raise@1`)."""
+        word = call["call"] if isinstance(call, dict) else call
+        if "@" not in word:
+            return call
+        name, _, seat = word.rpartition("@")
+        out = {"call": name, "seat": self._seat(seat, column)}
+        return out | ({"comment": call["comment"]} if isinstance(call, dict) else {})
 
     def _one(self, kind: Kind, key: str, word: str | Json, column: int) -> Any:
         """One token read as a value of its kind."""
@@ -364,35 +375,69 @@ class _Reader:
         if words and isinstance(words[0], Json):
             tricks.append(words[0].value)
         else:
-            comment = None
+            trick: dict[str, Any] = {}
             if words and isinstance(words[-1], Quoted):
-                comment = str(words[-1])
+                trick["comment"] = str(words[-1])
                 words, columns = words[:-1], columns[:-1]
+            while len(words) >= 2 and isinstance(words[-2], str) and ascii_lower(words[-2]) in ("leader", "winner"):
+                trick[ascii_lower(words[-2])] = self._seat(words[-1], columns[-1])  # type: ignore[arg-type]
+                words, columns = words[:-2], columns[:-2]
             cards = " ".join(self._card(w, c) for w, c in zip(words, columns, strict=True) if w != COMMA)
-            tricks.append(cards if comment is None else {"cards": cards, "comment": comment})
+            tricks.append({"cards": cards, **trick} if trick else cards)
         assert self.record is not None
         self.record.places[path] = (self.number, column)
 
-    def _announce(self, deal: dict[str, Any], words: list[str | Json], columns: list[int]) -> None:
+    def _announce(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int) -> None:
         """`announce poignee SEAT LEVEL cards...`, `announce slam SEAT`, `announce misere SEAT KIND`."""
         made = deal.setdefault("announcements", [])
         path = f"{self._path('announcements', 'deal')}[{len(made)}]"
         if words and isinstance(words[0], Json):
             made.append(words[0].value)
         else:
+            comment = None
+            if words and isinstance(words[-1], Quoted):
+                comment = str(words[-1])
+                words, columns = words[:-1], columns[:-1]
             kind = ascii_lower(str(words[0])) if words else ""
             shapes = {"poignee": 3, "slam": 2, "misere": 3}
             if kind not in shapes or len(words) < shapes[kind]:
-                raise _Stop("NOTATION-VALUE", "announce poignee SEAT LEVEL CARDS, announce slam SEAT or announce misere SEAT KIND", columns[0])
-            item: dict[str, Any] = {"type": kind, "seat": self._seat(words[1], columns[2])}  # type: ignore[arg-type]
+                raise _Stop("NOTATION-VALUE", "announce poignee SEAT LEVEL CARDS, announce slam SEAT or announce misere SEAT KIND", column)
+            item: dict[str, Any] = {"type": kind, "seat": self._seat(words[1], columns[1])}  # type: ignore[arg-type]
             if kind == "poignee":
                 item["level"] = str(words[2])
-                item["cards"] = " ".join(self._card(w, c) for w, c in zip(words[3:], columns[4:], strict=True) if w != COMMA)
+                item["cards"] = " ".join(self._card(w, c) for w, c in zip(words[3:], columns[3:], strict=True) if w != COMMA)
             elif kind == "misere":
                 item["kind"] = str(words[2])
+            if comment is not None:
+                item["comment"] = comment
             made.append(item)
         assert self.record is not None
-        self.record.places[path] = (self.number, columns[0])
+        self.record.places[path] = (self.number, column)
+
+    def _knock_or_claim(self, deal: dict[str, Any], key: str, words: list[str | Json], columns: list[int], column: int) -> None:
+        """`knock SEAT TRICK AFTER` (Charlemagne: a knock in trick TRICK after AFTER cards) and
+        `claim SEAT TRICKS`, each with a comment in quotes at the end; or `= JSON`."""
+        fields = ("seat", "trick", "after") if key == "knock" else ("seat", "tricks")
+        if words and isinstance(words[0], Json):
+            item = words[0].value
+        else:
+            item = {}
+            if words and isinstance(words[-1], Quoted):
+                item["comment"] = str(words[-1])
+                words, columns = words[:-1], columns[:-1]
+            if len(words) != len(fields):
+                raise _Stop("NOTATION-VALUE", f"{key} is followed by its {', '.join(fields)}", column)
+            values = {"seat": self._seat(words[0], columns[0])}  # type: ignore[arg-type]
+            values |= {f: self._one("whole", f, w, c) for f, w, c in zip(fields[1:], words[1:], columns[1:], strict=True)}
+            item = values | item
+        if key == "knock":
+            deal.setdefault("knocks", []).append(item)
+            path = f"{self._path('knocks', 'deal')}[{len(deal['knocks']) - 1}]"
+        else:
+            deal["claim"] = item
+            path = self._path("claim", "deal")
+        assert self.record is not None
+        self.record.places[path] = (self.number, column)
 
     # --- what the reader says -------------------------------------------------------------
 
@@ -439,18 +484,33 @@ def _looks_like_word(key: str) -> bool:
     return len(key) >= 4 and key.isalpha() and key.isascii() and key not in ("fool", "excuse")
 
 
-def _calls(items: list[tuple[str | Json, int]]) -> list[str]:
-    """The calls of an auction: words, or, when commas separate them, the words between commas."""
+def _calls(items: list[tuple[str | Json, int]]) -> list[Any]:
+    """The calls of an auction: words, or, when commas separate them, the words between commas;
+    a text in quotes after a call is that call's comment."""
     words = [w for w, _ in items]
-    if COMMA not in words:
-        return [str(w) for w in words]
-    calls: list[list[str]] = [[]]
-    for word in words:
-        if word == COMMA:
-            calls.append([])
+    split = COMMA in words
+    calls: list[Any] = []
+    current: list[str] = []
+
+    def close() -> None:
+        if current:
+            calls.append(" ".join(current))
+            current.clear()
+
+    for (word, column) in items:
+        if isinstance(word, Quoted):
+            close()
+            if not calls or not isinstance(calls[-1], str):
+                raise _Stop("NOTATION-VALUE", "a comment in quotes follows the call it is about", column)
+            calls[-1] = {"call": calls[-1], "comment": str(word)}
+        elif word == COMMA:
+            close()
         else:
-            calls[-1].append(str(word))
-    return [" ".join(call) for call in calls if call]
+            current.append(str(word))
+            if not split:
+                close()
+    close()
+    return calls
 
 
 def _tag_value(values: list[str | Json], column: int) -> Any:

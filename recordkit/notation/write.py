@@ -74,10 +74,17 @@ def _deal(number: int, deal: dict[str, Any], keys: dict[str, tuple[str, Kind]], 
     result = rest.pop("result", _MISSING)
     totals = rest.pop("totals", _MISSING)
     announcements = rest.pop("announcements", [])
+    knocks = rest.pop("knocks", None)
+    claim = rest.pop("claim", None)
     for key, value in rest.items():
         if _DEFAULTS.get(key, _MISSING) != value:
             lines.append(_statement(key, value, keys))
     lines.extend(_announcement(item) for item in announcements)
+    if knocks is not None:
+        short = isinstance(knocks, list) and bool(knocks)
+        lines.extend(_seated_line("knock", k, ("seat", "trick", "after")) for k in knocks) if short else lines.append(_json_statement("knocks", knocks))
+    if claim is not None:
+        lines.append(_seated_line("claim", claim, ("seat", "tricks")))
     if isinstance(tricks, list):
         lines.extend(_trick(trick) for trick in tricks)
     else:
@@ -104,25 +111,47 @@ def _hands(hands: Any, players: int) -> list[str]:
     return [_json_statement("hands", hands)]
 
 
+def _seated_line(key: str, item: Any, fields: tuple[str, ...]) -> str:
+    """`knock SEAT TRICK AFTER` or `claim SEAT TRICKS`, a comment in quotes at the end; or `= JSON`."""
+    if (
+        isinstance(item, dict)
+        and set(item) - {"comment"} == set(fields)
+        and all(type(item[f]) is int and item[f] >= 0 for f in fields)
+        and isinstance(item.get("comment", ""), str)
+    ):
+        tail = f" {_quoted(item['comment'])}" if "comment" in item else ""
+        return f"{key} " + " ".join(str(item[f]) for f in fields) + tail
+    return _json_statement(key, item)
+
+
 def _trick(trick: Any) -> str:
-    """A trick as its cards from the leader (and its comment in quotes), or `trick = JSON`."""
+    """A trick as its cards from the leader (then its leader, winner and comment if written), or
+    `trick = JSON`."""
     if isinstance(trick, str) and trick and _cards_fit(trick) and not _keyword_like(trick.split(" ")[0]):
         return trick
     if (
         isinstance(trick, dict)
-        and set(trick) == {"cards", "comment"}
+        and set(trick) - {"leader", "winner", "comment"} == {"cards"}
         and isinstance(trick["cards"], str)
         and trick["cards"]
         and _cards_fit(trick["cards"])
         and not _keyword_like(trick["cards"].split(" ")[0])
-        and isinstance(trick["comment"], str)
+        and isinstance(trick.get("comment", ""), str)
+        and all(type(trick[k]) is int and trick[k] >= 0 for k in ("leader", "winner") if k in trick)
     ):
-        return f"{trick['cards']} {_quoted(trick['comment'])}"
+        tail = "".join(f" {k} {trick[k]}" for k in ("leader", "winner") if k in trick)
+        if "comment" in trick:
+            tail += f" {_quoted(trick['comment'])}"
+        return trick["cards"] + tail
     return _json_statement("trick", trick)
 
 
 def _announcement(item: Any) -> str:
-    """`announce poignee|slam|misere ...` in its short form, or `announce = JSON`."""
+    """`announce poignee|slam|misere ...` in its short form (its comment in quotes at the end),
+    or `announce = JSON`."""
+    if isinstance(item, dict) and isinstance(item.get("comment"), str):
+        bare = _announcement({k: v for k, v in item.items() if k != "comment"})
+        return bare if "=" in bare else f"{bare} {_quoted(item['comment'])}"
     if isinstance(item, dict) and type(item.get("seat")) is int:
         kind = item.get("type")
         fields = set(item)
@@ -187,18 +216,36 @@ def _short(kind: Kind, value: Any) -> str | None:
         ok = value and all(isinstance(p, dict) and set(p) == {"seat", "level"} and type(p["seat"]) is int and p["seat"] >= 0 and _word_fits(p["level"]) and not _NUMBER.fullmatch(p["level"]) for p in value)
         return " ".join(f"{p['seat']} {p['level']}" for p in value) if ok else None
     if kind == "calls":
-        return " ".join(_call(v) for v in value) if value and all(_call(v) for v in value) else None
+        calls = [_call(v) for v in value]
+        if not value or not all(calls):
+            return None
+        spaced = any(" " in (v if isinstance(v, str) else v["call"]) for v in value)
+        return (", " if spaced else " ").join(calls)
     if kind == "windows":
-        ok = value and all(isinstance(w, list) and all(_word_fits(c) and c != "/" for c in w) for w in value)
-        return " / ".join(" ".join(w) for w in value) if ok else None
+        if not value or not all(isinstance(w, list) for w in value):
+            return None
+        windows = [_short("calls", w) if w else "-" for w in value]
+        if None in windows or any("," in str(w) or "/" in str(w) or str(w).startswith("- ") for w in windows):
+            return None
+        return " / ".join(str(w) for w in windows)
     return None
 
 
 def _call(value: Any) -> str:
-    """A call as a word, or in quotes when it holds spaces; '' when it is not a plain call."""
-    if not isinstance(value, str) or not value:
+    """A call as its words (`word@SEAT` with its seat, its comment in quotes after it); '' when it
+    has no short form."""
+    if isinstance(value, dict) and isinstance(value.get("comment", ""), str) and set(value) - {"seat", "comment"} == {"call"}:
+        seat = value.get("seat")
+        if "seat" in value and not (type(seat) is int and seat >= 0):
+            return ""
+        words = _call(value["call"])
+        if not words or (seat is not None and " " in words):
+            return ""
+        words += f"@{seat}" if seat is not None else ""
+        return f"{words} {_quoted(value['comment'])}" if "comment" in value else words
+    if not isinstance(value, str) or not value or value != " ".join(value.split(" ")) or not all(_word_fits(w) for w in value.split(" ")):
         return ""
-    return value if _word_fits(value) else _quoted(value)
+    return value
 
 
 def _number(value: Any) -> str | None:

@@ -102,7 +102,12 @@ def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:
         return unreadable(raw)
     deals = clean_replays(raw.data, settings.game)
     if deals is not None:
-        return RecordReport(raw.location, _notes(raw, deals), deal_count=len(deals))
+        found = _notes(raw, deals)
+        if raw.places is not None:  # a record read from the notation (spec/NOTATION.md)
+            from recordkit.notation import located
+
+            found = located(raw, found, settings.strict)
+        return RecordReport(raw.location, found, deal_count=len(deals))
     return validate_record(raw, settings).findings()
 
 

@@ -452,7 +452,8 @@ class _Reader:
         if self.record is None:
             self._new_record()
         assert self.record is not None
-        self.record.notes.append(Diagnostic(code, Severity.ERROR, message + "; the line is left out", self._where(column), rule=_RULES[code]))
+        tail = "" if code == "NOTATION-DEAL-NUMBER" else "; the line is left out"
+        self.record.notes.append(Diagnostic(code, Severity.ERROR, message + tail, self._where(column), rule=_RULES[code]))
 
     def _note(self, message: str, column: int) -> None:
         """A tolerant spelling read: said as a warning (a note in strict validation)."""

@@ -225,7 +225,7 @@ def _short(kind: Kind, value: Any) -> str | None:
         if not value or not all(isinstance(w, list) for w in value):
             return None
         windows = [_short("calls", w) if w else "-" for w in value]
-        if None in windows or any("," in str(w) or "/" in str(w) or str(w).startswith("- ") for w in windows):
+        if None in windows or any(call in ("-", {"call": "-"}) for window in value for call in window):
             return None
         return " / ".join(str(w) for w in windows)
     return None

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from recordkit import validate
 from recordkit.codec import RecordError, dumps, load_all, loads, to_data
 from recordkit.diagnostics import Severity
 from recordkit.games import RULESETS
@@ -186,3 +187,13 @@ def test_a_file_read_by_its_extension(tmp_path: Path) -> None:
     items = list(read_records(path))
     assert [type(i) for i in items] == [RawRecord, RawRecord]
     assert [i.location.line for i in items if isinstance(i, RawRecord)] == [1, 21]
+
+
+def test_the_specs_examples_validate_clean() -> None:
+    spec = (Path(__file__).parent.parent / "spec" / "NOTATION.md").read_text()
+    examples = spec.split("## A complete example per game")[1].split("```\n")[1::2]
+    assert len(examples) == 4
+    for text in examples:
+        record = loads(text)
+        assert [d.code for d in validate(record) if d.severity != Severity.INFO] == []
+        assert dumps(record, form="text") == text  # the examples are in canonical form

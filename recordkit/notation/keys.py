@@ -6,7 +6,10 @@ One table for every game: a keyword names a field of a deal or of its result (sp
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal
+
+from recordkit.cards import charlemagne_deck, joffre_deck, karnoffel_deck, tarot_deck
 
 Kind = Literal["seat", "word", "scalar", "number", "whole", "card", "cards", "numbers", "seats", "calls", "windows", "pairs", "text"]
 """How a keyword's value is written: one token (seat, word, scalar, number, whole, card, text), the
@@ -85,3 +88,16 @@ STRUCTURE = frozenset({"deal", "hand", "trick", "result", "hands", "announce", "
 def keywords(game: str) -> dict[str, tuple[Place, Kind]]:
     """Every short-form keyword of a game (an unknown game has the common ones)."""
     return {**COMMON, **GAME_KEYS.get(game, {})}
+
+
+@cache
+def canonical_codes(game: str) -> frozenset[str]:
+    """The canonical card codes of every deck of a game (the reader's fast path takes them as
+    they are; anything else goes the general way)."""
+    decks = {
+        "french-tarot": (tarot_deck(),),
+        "joffre": (joffre_deck(4),),
+        "karnoffel": (karnoffel_deck(52),),
+        "charlemagne": (charlemagne_deck(True),),
+    }.get(game, ())
+    return frozenset(code for deck in decks for code in deck.codes)

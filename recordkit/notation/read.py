@@ -18,7 +18,8 @@ from recordkit.cards import ascii_lower, ascii_upper
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.model import FORMAT_NAME, FORMAT_VERSION
 from recordkit.notation.keys import REST_OF_LINE, STRUCTURE, Kind, keywords
-from recordkit.notation.lex import COMMA, Json, LexError, Quoted, tokens
+from recordkit.notation.keys import canonical_codes
+from recordkit.notation.lex import COMMA, Json, LexError, Quoted, plain, tokens
 
 NORMALISED = "NOTATION-NORMALISED"
 _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
@@ -69,6 +70,8 @@ class _Reader:
         self.record: TextRecord | None = None
         self.deal: dict[str, Any] | None = None
         self.keys = keywords("")
+        self.codes: frozenset[str] = frozenset()
+        self.base = ""
         self.number = 0
         self.records = 0
 
@@ -82,6 +85,14 @@ class _Reader:
     def line(self, number: int, text: str) -> None:
         """Read one line: a tag, a deal's start, a statement, a trick, or nothing."""
         self.number = number
+        if (
+            self.codes
+            and text[:1].isalnum()
+            and plain(text)
+            and (self.deal is not None or text[:5] == "deal ")
+            and self._fast(text if text[-1:] != "\n" else text.rstrip("\r\n"))
+        ):
+            return
         stripped = text.lstrip()
         if not stripped or stripped[0] == "#":
             return
@@ -96,6 +107,80 @@ class _Reader:
             self._problem("NOTATION-SYNTAX", str(error), error.column)
         except _Stop as stop:
             self._problem(stop.code, str(stop), stop.column)
+
+    def _fast(self, text: str) -> bool:
+        """The lines of canonical text read at once: a trick, a hand, or one statement of cards,
+        calls or numbers, written in canonical codes and single spaces; False for any other line,
+        which the general path reads."""
+        words = text.split(" ")
+        first = words[0]
+        if first == "deal":
+            return self._fast_deal(words)
+        deal = self.deal
+        assert deal is not None and self.record is not None
+        codes = self.codes
+        if first not in self.keys and first not in STRUCTURE:
+            if not codes.issuperset(words):
+                return False
+            tricks = deal.get("tricks")
+            if tricks is None:
+                tricks = deal["tricks"] = []
+            self.record.places[f"{self.base}.tricks[{len(tricks)}]"] = (self.number, 1)
+            tricks.append(text)
+            return True
+        if first == "hand":
+            hands = deal.get("hands")
+            if len(words) < 2 or not words[1].isdigit() or not codes.issuperset(words[2:]):
+                return False
+            seat = int(words[1])
+            if hands is None:
+                hands = deal["hands"] = [None] * len(self.record.data["players"])
+            if seat >= len(hands):
+                return False
+            hands[seat] = " ".join(words[2:])
+            self.record.places[f"{self.base}.hands[{seat}]"] = (self.number, 1)
+            return True
+        place, kind = self.keys.get(first, ("deal", "text"))
+        rest = words[1:]
+        if kind == "numbers":
+            try:
+                value: Any = [int(w) for w in rest]
+            except ValueError:
+                return False
+        elif kind == "calls" and first == "auction":
+            value = rest
+        elif kind == "cards" and codes.issuperset(rest):
+            value = " ".join(rest)
+        elif len(rest) != 1:
+            return False
+        elif kind == "word" or (kind == "card" and rest[0] in codes):
+            value = rest[0]
+        elif kind in ("seat", "whole") and rest[0].isdigit():
+            value = int(rest[0])
+        else:
+            return False
+        if place == "result":
+            result = deal.setdefault("result", {})
+            self.record.places.setdefault(f"{self.base}.result", (self.number, 1))
+            result[first] = value
+            self.record.places[f"{self.base}.result.{first}"] = (self.number, 1)
+        else:
+            deal[first] = value
+            self.record.places[f"{self.base}.{first}"] = (self.number, 1)
+        return True
+
+    def _fast_deal(self, words: list[str]) -> bool:
+        """`deal N dealer D` in canonical form, N the next deal's number; False for any other."""
+        assert self.record is not None
+        deals = self.record.data["deals"]
+        if len(words) != 4 or words[1] != str(len(deals) + 1) or words[2] != "dealer" or not words[3].isdigit():
+            return False
+        self.deal = {"dealer": int(words[3])}
+        deals.append(self.deal)
+        self.base = f"deals[{len(deals) - 1}]"
+        self.record.places[self.base] = (self.number, 1)
+        self.record.places[f"{self.base}.dealer"] = (self.number, 10 + len(words[1]))
+        return True
 
     # --- the envelope ---------------------------------------------------------------------
 
@@ -126,6 +211,7 @@ class _Reader:
             record.places[lower] = where
             if lower == "game":
                 self.keys = keywords(record.data["game"])
+                self.codes = canonical_codes(record.data["game"])
         elif lower in ("option", "meta"):
             if len(values) < 2 or isinstance(values[0], Json):
                 raise _Stop("NOTATION-TAG", f"[{name} name value]: a name and a value", columns[0])
@@ -148,6 +234,7 @@ class _Reader:
         self.record = TextRecord(data, self.number)
         self.deal = None
         self.keys = keywords("")
+        self.codes = frozenset()
 
     def _one_text(self, values: list[str | Json], columns: list[int], name: str) -> str:
         """The single text value of a tag."""
@@ -205,7 +292,8 @@ class _Reader:
         deals = record.data["deals"]
         self.deal = {}
         deals.append(self.deal)
-        record.places[f"deals[{len(deals) - 1}]"] = (self.number, columns[0])
+        self.base = f"deals[{len(deals) - 1}]"
+        record.places[self.base] = (self.number, columns[0])
         at = 1
         if len(words) > 1 and isinstance(words[1], str) and words[1].isdigit():
             if int(words[1]) != len(deals):

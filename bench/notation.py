@@ -16,6 +16,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import orjson
@@ -44,6 +45,16 @@ def fastest(run: Callable[[], int], repeat: int) -> tuple[float, int]:
     return best, counted
 
 
+def _read(text: str) -> int:
+    """Read a text in the notation: the deals read."""
+    return sum(len(record.data["deals"]) for record in read_text(text))
+
+
+def _parse(lines: list[bytes]) -> int:
+    """Parse JSON lines with orjson: the deals parsed."""
+    return sum(len(orjson.loads(line)["deals"]) for line in lines)
+
+
 def main() -> None:
     """Print one row a game: text and JSON sizes, reader and orjson deals/s, their ratio."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -52,21 +63,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     records = max(1, args.deals // DEALS_PER_RECORD)
-    print(f"about {records * DEALS_PER_RECORD:,} deals a game, up to {DEALS_PER_RECORD} a record; fastest of {args.repeat}")
-    print(f"{'game':<18}{'text B/deal':>12}{'JSON B/deal':>12}{'reader deals/s':>16}{'orjson deals/s':>16}{'ratio':>8}  target")
+    print(
+        f"about {records * DEALS_PER_RECORD:,} deals a game, up to {DEALS_PER_RECORD} a record; fastest of {args.repeat}"
+    )
+    print(
+        f"{'game':<18}{'text B/deal':>12}{'JSON B/deal':>12}{'reader deals/s':>16}{'orjson deals/s':>16}{'ratio':>8}  target"
+    )
     for game, players in TABLES:
-        made = [generate_record(RULESETS[game], players, DEALS_PER_RECORD, args.seed + i) for i in range(records)]
+        made = [
+            generate_record(RULESETS[game], players, DEALS_PER_RECORD, args.seed + i) for i in range(records)
+        ]
         text = "\n".join(dumps(r, form="text") for r in made)
         lines = [dumps(r).encode() for r in made]
         deals = sum(len(r.deals) for r in made)  # a game may end before its tenth deal
-        read, counted = fastest(lambda: sum(len(r.data["deals"]) for r in read_text(text)), args.repeat)
+        read, counted = fastest(partial(_read, text), args.repeat)
         assert counted == deals
-        parsed, _ = fastest(lambda: sum(len(orjson.loads(line)["deals"]) for line in lines), args.repeat)
+        parsed, _ = fastest(partial(_parse, lines), args.repeat)
         rate, reference = deals / read, deals / parsed
         met = "met" if rate >= TARGET else f"missed ({TARGET / rate:.1f}x short)"
         size, json_size = len(text.encode()) / deals, sum(map(len, lines)) / deals
         name = f"{game} {players}p"
-        print(f"{name:<18}{size:>12,.0f}{json_size:>12,.0f}{rate:>16,.0f}{reference:>16,.0f}{reference / rate:>7.1f}x  {met}")
+        print(
+            f"{name:<18}{size:>12,.0f}{json_size:>12,.0f}{rate:>16,.0f}{reference:>16,.0f}{reference / rate:>7.1f}x  {met}"
+        )
 
 
 if __name__ == "__main__":

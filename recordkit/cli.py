@@ -551,7 +551,10 @@ def _convert_records(sources: list[str], output: Path) -> None:
         written, skipped = convert_records(sources, output, tally)
     for diagnostic in skipped:
         err.print(f"[red]{escape(diagnostic.text())}")
-    err.print(f"wrote {written} record(s) to {output}" + (f"; {len(skipped)} error(s) kept records out" if skipped else ""))
+    err.print(
+        f"wrote {written} record(s) to {output}"
+        + (f"; {len(skipped)} error(s) kept records out" if skipped else "")
+    )
     if skipped:
         raise typer.Exit(2)
 

@@ -169,7 +169,11 @@ def test_loads_tells_text_from_json_and_dumps_writes_either() -> None:
 
 
 def test_any_value_without_a_short_form_is_written_as_json() -> None:
-    record = loads(JOFFRE.replace("R6 R3 G2 R0", 'trick = {"cards": ["R6", {"card": "R3", "time": "21:02"}, "G2", "R0"]}'))
+    record = loads(
+        JOFFRE.replace(
+            "R6 R3 G2 R0", 'trick = {"cards": ["R6", {"card": "R3", "time": "21:02"}, "G2", "R0"]}'
+        )
+    )
     text = dumps(record, form="text")
     assert 'trick = {"cards": ["R6", {"card": "R3", "time": "21:02"}, "G2", "R0"]}' in text
     assert loads(text) == record
@@ -197,3 +201,11 @@ def test_the_specs_examples_validate_clean() -> None:
         record = loads(text)
         assert [d.code for d in validate(record) if d.severity != Severity.INFO] == []
         assert dumps(record, form="text") == text  # the examples are in canonical form
+
+
+def test_the_readmes_evening_reads_and_validates_clean() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    text = readme.split("### In the notation")[1].split("```\n")[1]
+    record = loads(text)
+    assert [d.code for d in validate(record) if d.severity != Severity.INFO] == []
+    assert len(record.deals) == 3 and record.deals[0].dealer == 0

@@ -25,7 +25,10 @@ def text_sources(text: str, file: str | None) -> Iterator[RawRecord]:
     record's place (first line) and the reader's places and findings."""
     for number, item in enumerate(read_text(text, file), start=1):
         yield RawRecord(
-            item.data, Location(file=file, line=item.line, record=number), places=item.places, notes=tuple(item.notes)
+            item.data,
+            Location(file=file, line=item.line, record=number),
+            places=item.places,
+            notes=tuple(item.notes),
         )
 
 

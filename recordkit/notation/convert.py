@@ -38,7 +38,7 @@ def convert_records(
             if form == ".json":
                 texts.append(text)
             else:
-                out.write(((b"\n" if written and form == "text" else b"") + text.encode()))
+                out.write((b"\n" if written and form == "text" else b"") + text.encode())
             written += 1
             deals += len(record.deals)
             if progress is not None:

@@ -28,5 +28,8 @@ def notation_records(path: Path) -> Iterator[Source]:
         )
     except OSError as error:
         yield Diagnostic(
-            "FILE-UNREADABLE", Severity.ERROR, f"cannot read the file: {error.strerror}", Location(file=str(path))
+            "FILE-UNREADABLE",
+            Severity.ERROR,
+            f"cannot read the file: {error.strerror}",
+            Location(file=str(path)),
         )

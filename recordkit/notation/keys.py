@@ -11,7 +11,21 @@ from typing import Literal
 
 from recordkit.cards import charlemagne_deck, joffre_deck, karnoffel_deck, tarot_deck
 
-Kind = Literal["seat", "word", "scalar", "number", "whole", "card", "cards", "numbers", "seats", "calls", "windows", "pairs", "text"]
+Kind = Literal[
+    "seat",
+    "word",
+    "scalar",
+    "number",
+    "whole",
+    "card",
+    "cards",
+    "numbers",
+    "seats",
+    "calls",
+    "windows",
+    "pairs",
+    "text",
+]
 """How a keyword's value is written: one token (seat, word, scalar, number, whole, card, text), the
 numbers that follow (numbers, seats, pairs), or the rest of the line (cards, calls, windows)."""
 
@@ -19,6 +33,8 @@ REST_OF_LINE = frozenset({"cards", "calls", "windows"})
 """Kinds whose value runs to the end of the line."""
 
 Place = Literal["deal", "result"]
+Keys = dict[str, tuple[Place, Kind]]
+"""A game's keywords: where each one's value goes, and its kind."""
 
 COMMON: dict[str, tuple[Place, Kind]] = {
     "dealer": ("deal", "seat"),
@@ -85,7 +101,7 @@ STRUCTURE = frozenset({"deal", "hand", "trick", "result", "hands", "announce", "
 """Keywords of the notation's own structure, never a field's short form."""
 
 
-def keywords(game: str) -> dict[str, tuple[Place, Kind]]:
+def keywords(game: str) -> Keys:
     """Every short-form keyword of a game (an unknown game has the common ones)."""
     return {**COMMON, **GAME_KEYS.get(game, {})}
 

@@ -104,7 +104,9 @@ def _string(line: str, start: int) -> tuple[str, int]:
     try:
         value, end = _DECODER.raw_decode(line, start)
     except json.JSONDecodeError:
-        raise LexError("a quoted text is not closed on its line (or has a bad \\ escape)", start + 1) from None
+        raise LexError(
+            "a quoted text is not closed on its line (or has a bad \\ escape)", start + 1
+        ) from None
     return value, end
 
 
@@ -116,4 +118,6 @@ def _json(line: str, start: int) -> tuple[Any, int]:
     try:
         return _DECODER.raw_decode(line, index)
     except json.JSONDecodeError as error:
-        raise LexError(f"not a JSON value after '=': {error.msg.split(':')[0].lower()}", error.pos + 1) from None
+        raise LexError(
+            f"not a JSON value after '=': {error.msg.split(':')[0].lower()}", error.pos + 1
+        ) from None

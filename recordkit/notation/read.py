@@ -17,8 +17,7 @@ from typing import Any
 from recordkit.cards import ascii_lower, ascii_upper
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.model import FORMAT_NAME, FORMAT_VERSION
-from recordkit.notation.keys import REST_OF_LINE, STRUCTURE, Kind, keywords
-from recordkit.notation.keys import canonical_codes
+from recordkit.notation.keys import REST_OF_LINE, STRUCTURE, Kind, canonical_codes, keywords
 from recordkit.notation.lex import COMMA, Json, LexError, Quoted, plain, tokens
 
 NORMALISED = "NOTATION-NORMALISED"
@@ -39,7 +38,7 @@ class TextRecord:
     notes: list[Diagnostic] = field(default_factory=list)
 
 
-class _Stop(Exception):
+class _UnreadableError(Exception):
     """A statement that cannot be read: its message and the column where it went wrong."""
 
     def __init__(self, code: str, message: str, column: int) -> None:
@@ -105,7 +104,7 @@ class _Reader:
                 self._statements(words, columns)
         except LexError as error:
             self._problem("NOTATION-SYNTAX", str(error), error.column)
-        except _Stop as stop:
+        except _UnreadableError as stop:
             self._problem(stop.code, str(stop), stop.column)
 
     def _fast(self, text: str) -> bool:
@@ -173,7 +172,12 @@ class _Reader:
         """`deal N dealer D` in canonical form, N the next deal's number; False for any other."""
         assert self.record is not None
         deals = self.record.data["deals"]
-        if len(words) != 4 or words[1] != str(len(deals) + 1) or words[2] != "dealer" or not words[3].isdigit():
+        if (
+            len(words) != 4
+            or words[1] != str(len(deals) + 1)
+            or words[2] != "dealer"
+            or not words[3].isdigit()
+        ):
             return False
         self.deal = {"dealer": int(words[3])}
         deals.append(self.deal)
@@ -189,14 +193,20 @@ class _Reader:
         start = text.index("[")
         end = text.rstrip().rfind("]")
         if end <= start:
-            raise _Stop("NOTATION-TAG", "a tag line is written [Name value]: its ']' is missing", len(text.rstrip()) + 1)
+            raise _UnreadableError(
+                "NOTATION-TAG",
+                "a tag line is written [Name value]: its ']' is missing",
+                len(text.rstrip()) + 1,
+            )
         tail = text[end + 1 :].strip()
         if tail and not tail.startswith("#"):
-            raise _Stop("NOTATION-TAG", "the line goes on after the tag's ']'", end + 2)
+            raise _UnreadableError("NOTATION-TAG", "the line goes on after the tag's ']'", end + 2)
         words, columns = tokens(text[start + 1 : end])
         columns = [c + start + 1 for c in columns]
         if not words or isinstance(words[0], (Json, Quoted)):
-            raise _Stop("NOTATION-TAG", "a tag starts with its name, e.g. [Game \"joffre\"]", start + 2)
+            raise _UnreadableError(
+                "NOTATION-TAG", 'a tag starts with its name, e.g. [Game "joffre"]', start + 2
+            )
         if self.record is None or self.deal is not None:
             self._new_record()
         record = self.record
@@ -204,7 +214,9 @@ class _Reader:
         name, values, where = str(words[0]), words[1:], (self.number, columns[0])
         lower = ascii_lower(name)
         if lower == "players":
-            record.data["players"] = [self._text(v, c) for v, c in zip(values, columns[1:], strict=True) if v != COMMA]
+            record.data["players"] = [
+                self._text(v, c) for v, c in zip(values, columns[1:], strict=True) if v != COMMA
+            ]
             record.places["players"] = where
         elif lower in ("game", "format", "version", "comment"):
             record.data[lower] = self._one_text(values, columns, name)
@@ -214,13 +226,13 @@ class _Reader:
                 self.codes = canonical_codes(record.data["game"])
         elif lower in ("option", "meta"):
             if len(values) < 2 or isinstance(values[0], Json):
-                raise _Stop("NOTATION-TAG", f"[{name} name value]: a name and a value", columns[0])
+                raise _UnreadableError("NOTATION-TAG", f"[{name} name value]: a name and a value", columns[0])
             key = str(values[0])
             record.data["options" if lower == "option" else "meta"][key] = _tag_value(values[1:], columns[2])
             record.places[f"{'options' if lower == 'option' else 'meta'}.{key}"] = where
         else:
             if not values:
-                raise _Stop("NOTATION-TAG", f"the tag [{name}] has no value", columns[0])
+                raise _UnreadableError("NOTATION-TAG", f"the tag [{name}] has no value", columns[0])
             record.data["meta"][name] = _tag_value(values, columns[1])
             record.places[f"meta.{name}"] = where
 
@@ -229,8 +241,15 @@ class _Reader:
         if self.record is not None:
             self.done.append(self.record)
         self.records += 1
-        data: dict[str, Any] = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "game": None,
-                                "options": {}, "players": [], "meta": {}, "deals": []}
+        data: dict[str, Any] = {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "game": None,
+            "options": {},
+            "players": [],
+            "meta": {},
+            "deals": [],
+        }
         self.record = TextRecord(data, self.number)
         self.deal = None
         self.keys = keywords("")
@@ -239,13 +258,13 @@ class _Reader:
     def _one_text(self, values: list[str | Json], columns: list[int], name: str) -> str:
         """The single text value of a tag."""
         if len(values) != 1 or isinstance(values[0], Json):
-            raise _Stop("NOTATION-TAG", f"the tag [{name}] takes one value, in quotes", columns[0])
+            raise _UnreadableError("NOTATION-TAG", f"the tag [{name}] takes one value, in quotes", columns[0])
         return str(values[0])
 
     def _text(self, value: str | Json, column: int) -> str:
         """A player's name: quoted or a bare word."""
         if isinstance(value, Json):
-            raise _Stop("NOTATION-TAG", "a player's name is written in quotes", column)
+            raise _UnreadableError("NOTATION-TAG", "a player's name is written in quotes", column)
         return str(value)
 
     # --- the deals ------------------------------------------------------------------------
@@ -269,18 +288,24 @@ class _Reader:
         elif key in self.keys or key in STRUCTURE:
             self._keyed_line(deal, words, columns)
         elif isinstance(first, Json):
-            raise _Stop("NOTATION-SYNTAX", "a JSON value after '=' needs a keyword before it", columns[0])
+            raise _UnreadableError(
+                "NOTATION-SYNTAX", "a JSON value after '=' needs a keyword before it", columns[0]
+            )
         elif _looks_like_word(key) and len(words) > 1 and isinstance(words[1], Json):
             self._keyed_line(deal, words, columns)
         elif _looks_like_word(key):
-            raise _Stop("NOTATION-SYNTAX", f"{first!r} is neither a keyword nor a card", columns[0])
+            raise _UnreadableError(
+                "NOTATION-SYNTAX", f"{first!r} is neither a keyword nor a card", columns[0]
+            )
         else:
             self._trick(deal, words, columns, columns[0])
 
     def _current(self, column: int) -> dict[str, Any]:
         """The deal being read; a statement before the first `deal` line cannot be placed."""
         if self.deal is None:
-            raise _Stop("NOTATION-SYNTAX", "this line belongs to a deal: start the deal with a `deal` line", column)
+            raise _UnreadableError(
+                "NOTATION-SYNTAX", "this line belongs to a deal: start the deal with a `deal` line", column
+            )
         return self.deal
 
     def _start_deal(self, words: list[str | Json], columns: list[int]) -> None:
@@ -297,11 +322,17 @@ class _Reader:
         at = 1
         if len(words) > 1 and isinstance(words[1], str) and words[1].isdigit():
             if int(words[1]) != len(deals):
-                self._problem("NOTATION-DEAL-NUMBER", f"this is deal {len(deals)} of the record, not deal {words[1]}", columns[1])
+                self._problem(
+                    "NOTATION-DEAL-NUMBER",
+                    f"this is deal {len(deals)} of the record, not deal {words[1]}",
+                    columns[1],
+                )
             at = 2
         self._keyed_line(self.deal, words, columns, at)
 
-    def _keyed_line(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], at: int = 0) -> None:
+    def _keyed_line(
+        self, deal: dict[str, Any], words: list[str | Json], columns: list[int], at: int = 0
+    ) -> None:
         """The statements of a line, one after the other, from token `at`."""
         while at < len(words):
             at = self._keyed(deal, words, columns, at)
@@ -310,7 +341,7 @@ class _Reader:
         """The statement `keyword value` starting at token `at`; the index after its value."""
         word, column = words[at], columns[at]
         if not isinstance(word, str) or isinstance(word, Quoted) or word == COMMA:
-            raise _Stop("NOTATION-SYNTAX", "a keyword is expected here", column)
+            raise _UnreadableError("NOTATION-SYNTAX", "a keyword is expected here", column)
         key = ascii_lower(word)
         place, kind = self.keys.get(key, ("deal", "text"))
         path = self._path(key, place)
@@ -319,7 +350,7 @@ class _Reader:
             self._store(deal, key, place, value, path, column)
             return at + 2
         if key not in self.keys:
-            raise _Stop("NOTATION-SYNTAX", f"{word!r} is not a keyword of this game", column)
+            raise _UnreadableError("NOTATION-SYNTAX", f"{word!r} is not a keyword of this game", column)
         end = len(words) if kind in REST_OF_LINE else self._extent(words, at + 1, kind)
         value = self._value(kind, key, words[at + 1 : end], columns[at + 1 : end], column)
         self._store(deal, key, place, value, path, column)
@@ -345,7 +376,11 @@ class _Reader:
         """Where a value of one token, or of the numbers that follow, ends."""
         if kind in ("numbers", "seats", "pairs"):
             end = at
-            while end < len(words) and (words[end] == COMMA or _is_number(words[end]) or (kind == "pairs" and end > at and _is_word(words[end]) and _is_number(words[end - 1]))):
+            while end < len(words) and (
+                words[end] == COMMA
+                or _is_number(words[end])
+                or (kind == "pairs" and end > at and _is_word(words[end]) and _is_number(words[end - 1]))
+            ):
                 end += 1
             return end
         return min(at + 1, len(words))
@@ -355,7 +390,7 @@ class _Reader:
         items = [(w, c) for w, c in zip(words, columns, strict=True) if w != COMMA or kind == "calls"]
         if kind in ("seat", "word", "scalar", "number", "whole", "card", "text"):
             if len(items) != 1:
-                raise _Stop("NOTATION-VALUE", f"{key} takes one value", column)
+                raise _UnreadableError("NOTATION-VALUE", f"{key} takes one value", column)
             word, at = items[0]
             return self._one(kind, key, word, at)
         if kind == "cards":
@@ -366,8 +401,13 @@ class _Reader:
             return [self._one("seat", key, w, c) for w, c in items]
         if kind == "pairs":
             if len(items) % 2:
-                raise _Stop("NOTATION-VALUE", f"{key} are written as pairs: a seat and a level", column)
-            return [{"seat": self._one("seat", key, items[i][0], items[i][1]), "level": str(items[i + 1][0])} for i in range(0, len(items), 2)]
+                raise _UnreadableError(
+                    "NOTATION-VALUE", f"{key} are written as pairs: a seat and a level", column
+                )
+            return [
+                {"seat": self._one("seat", key, items[i][0], items[i][1]), "level": str(items[i + 1][0])}
+                for i in range(0, len(items), 2)
+            ]
         if kind == "calls":
             return [self._seated(call, column) for call in _calls(items)]
         windows: list[list[tuple[str | Json, int]]] = [[]]
@@ -376,7 +416,10 @@ class _Reader:
                 windows.append([])
             else:
                 windows[-1].append((word, at))
-        return [[] if [w for w, _ in window] == ["-"] else [self._seated(call, column) for call in _calls(window)] for window in windows]
+        return [
+            [] if [w for w, _ in window] == ["-"] else [self._seated(call, column) for call in _calls(window)]
+            for window in windows
+        ]
 
     def _seated(self, call: Any, column: int) -> Any:
         """A call written `word@SEAT` as the call with its seat (`raise@1`)."""
@@ -390,10 +433,10 @@ class _Reader:
     def _one(self, kind: Kind, key: str, word: str | Json, column: int) -> Any:
         """One token read as a value of its kind."""
         if isinstance(word, Json):
-            raise _Stop("NOTATION-VALUE", f"{key} takes a value, not '='", column)
+            raise _UnreadableError("NOTATION-VALUE", f"{key} takes a value, not '='", column)
         if kind == "text":
             if not isinstance(word, Quoted):
-                raise _Stop("NOTATION-VALUE", f"{key} is a text written in quotes", column)
+                raise _UnreadableError("NOTATION-VALUE", f"{key} is a text written in quotes", column)
             return str(word)
         if kind in ("word",):
             return str(word)
@@ -405,7 +448,7 @@ class _Reader:
             return str(word)
         if not _is_number(word) or (kind == "whole" and "." in word):
             wanted = "a whole number" if kind == "whole" else "a number"
-            raise _Stop("NOTATION-VALUE", f"{key} takes {wanted}, not {word!r}", column)
+            raise _UnreadableError("NOTATION-VALUE", f"{key} takes {wanted}, not {word!r}", column)
         return float(word) if "." in word else int(word)
 
     def _seat(self, word: str, column: int) -> int:
@@ -419,15 +462,21 @@ class _Reader:
             seat = names.index(wanted)
             self._note(f"the player {word} read as seat {seat}", column)
             return seat
-        raise _Stop("NOTATION-VALUE", f"{word!r} is not a seat: a seat is its number (0 first) or a player's name", column)
+        raise _UnreadableError(
+            "NOTATION-VALUE",
+            f"{word!r} is not a seat: a seat is its number (0 first) or a player's name",
+            column,
+        )
 
     def _card(self, word: str | Json, column: int) -> str:
         """A card code as the JSON format takes it; a suit symbol or a Tarot `T` for 10 is read and said."""
-        if isinstance(word, Json) or isinstance(word, Quoted) or word == COMMA:
-            raise _Stop("NOTATION-VALUE", "a card is written as its code, such as HK or T21", column)
-        if word.isascii():
-            if not (word[0] in "SHDC" and word[-1] == "T") or self._game() != "french-tarot":
-                return word
+        if isinstance(word, (Json, Quoted)) or word == COMMA:
+            raise _UnreadableError(
+                "NOTATION-VALUE", "a card is written as its code, such as HK or T21", column
+            )
+        tarot_ten = word[0] in "SHDC" and word[-1] == "T" and self._game() == "french-tarot"
+        if word.isascii() and not tarot_ten:
+            return word
         code = word
         for symbol, letter in _SYMBOLS.items():
             code = code.replace(symbol, letter)
@@ -444,16 +493,20 @@ class _Reader:
     def _hand(self, deal: dict[str, Any], words: list[str | Json], columns: list[int]) -> None:
         """`hand SEAT cards...`: a seat's hand as dealt (the hands not written are not known)."""
         if len(words) < 2:
-            raise _Stop("NOTATION-VALUE", "hand is followed by its seat and its cards", columns[0])
+            raise _UnreadableError("NOTATION-VALUE", "hand is followed by its seat and its cards", columns[0])
         if isinstance(words[1], Json):
-            raise _Stop("NOTATION-VALUE", "hand is followed by its seat and its cards", columns[1])
+            raise _UnreadableError("NOTATION-VALUE", "hand is followed by its seat and its cards", columns[1])
         seat = self._seat(words[1], columns[1])
         assert self.record is not None
         players = len(self.record.data.get("players") or [])
         hands = deal.setdefault("hands", [None] * players)
         if not isinstance(hands, list) or seat >= len(hands):
-            raise _Stop("NOTATION-VALUE", f"seat {seat} is not at this table of {players}", columns[1])
-        hands[seat] = " ".join(self._card(w, c) for w, c in zip(words[2:], columns[2:], strict=True) if w != COMMA)
+            raise _UnreadableError(
+                "NOTATION-VALUE", f"seat {seat} is not at this table of {players}", columns[1]
+            )
+        hands[seat] = " ".join(
+            self._card(w, c) for w, c in zip(words[2:], columns[2:], strict=True) if w != COMMA
+        )
         self.record.places[f"{self._path('hands', 'deal')}[{seat}]"] = (self.number, columns[0])
 
     def _trick(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int) -> None:
@@ -467,7 +520,11 @@ class _Reader:
             if words and isinstance(words[-1], Quoted):
                 trick["comment"] = str(words[-1])
                 words, columns = words[:-1], columns[:-1]
-            while len(words) >= 2 and isinstance(words[-2], str) and ascii_lower(words[-2]) in ("leader", "winner"):
+            while (
+                len(words) >= 2
+                and isinstance(words[-2], str)
+                and ascii_lower(words[-2]) in ("leader", "winner")
+            ):
                 trick[ascii_lower(words[-2])] = self._seat(words[-1], columns[-1])  # type: ignore[arg-type]
                 words, columns = words[:-2], columns[:-2]
             cards = " ".join(self._card(w, c) for w, c in zip(words, columns, strict=True) if w != COMMA)
@@ -475,7 +532,9 @@ class _Reader:
         assert self.record is not None
         self.record.places[path] = (self.number, column)
 
-    def _announce(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int) -> None:
+    def _announce(
+        self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int
+    ) -> None:
         """`announce poignee SEAT LEVEL cards...`, `announce slam SEAT`, `announce misere SEAT KIND`."""
         made = deal.setdefault("announcements", [])
         path = f"{self._path('announcements', 'deal')}[{len(made)}]"
@@ -489,11 +548,17 @@ class _Reader:
             kind = ascii_lower(str(words[0])) if words else ""
             shapes = {"poignee": 3, "slam": 2, "misere": 3}
             if kind not in shapes or len(words) < shapes[kind]:
-                raise _Stop("NOTATION-VALUE", "announce poignee SEAT LEVEL CARDS, announce slam SEAT or announce misere SEAT KIND", column)
+                raise _UnreadableError(
+                    "NOTATION-VALUE",
+                    "announce poignee SEAT LEVEL CARDS, announce slam SEAT or announce misere SEAT KIND",
+                    column,
+                )
             item: dict[str, Any] = {"type": kind, "seat": self._seat(words[1], columns[1])}  # type: ignore[arg-type]
             if kind == "poignee":
                 item["level"] = str(words[2])
-                item["cards"] = " ".join(self._card(w, c) for w, c in zip(words[3:], columns[3:], strict=True) if w != COMMA)
+                item["cards"] = " ".join(
+                    self._card(w, c) for w, c in zip(words[3:], columns[3:], strict=True) if w != COMMA
+                )
             elif kind == "misere":
                 item["kind"] = str(words[2])
             if comment is not None:
@@ -502,7 +567,9 @@ class _Reader:
         assert self.record is not None
         self.record.places[path] = (self.number, column)
 
-    def _knock_or_claim(self, deal: dict[str, Any], key: str, words: list[str | Json], columns: list[int], column: int) -> None:
+    def _knock_or_claim(
+        self, deal: dict[str, Any], key: str, words: list[str | Json], columns: list[int], column: int
+    ) -> None:
         """`knock SEAT TRICK AFTER` (Charlemagne: a knock in trick TRICK after AFTER cards) and
         `claim SEAT TRICKS`, each with a comment in quotes at the end; or `= JSON`."""
         fields = ("seat", "trick", "after") if key == "knock" else ("seat", "tricks")
@@ -514,9 +581,14 @@ class _Reader:
                 item["comment"] = str(words[-1])
                 words, columns = words[:-1], columns[:-1]
             if len(words) != len(fields):
-                raise _Stop("NOTATION-VALUE", f"{key} is followed by its {', '.join(fields)}", column)
+                raise _UnreadableError(
+                    "NOTATION-VALUE", f"{key} is followed by its {', '.join(fields)}", column
+                )
             values = {"seat": self._seat(words[0], columns[0])}  # type: ignore[arg-type]
-            values |= {f: self._one("whole", f, w, c) for f, w, c in zip(fields[1:], words[1:], columns[1:], strict=True)}
+            values |= {
+                f: self._one("whole", f, w, c)
+                for f, w, c in zip(fields[1:], words[1:], columns[1:], strict=True)
+            }
             item = values | item
         if key == "knock":
             deal.setdefault("knocks", []).append(item)
@@ -541,12 +613,16 @@ class _Reader:
             self._new_record()
         assert self.record is not None
         tail = "" if code == "NOTATION-DEAL-NUMBER" else "; the line is left out"
-        self.record.notes.append(Diagnostic(code, Severity.ERROR, message + tail, self._where(column), rule=_RULES[code]))
+        self.record.notes.append(
+            Diagnostic(code, Severity.ERROR, message + tail, self._where(column), rule=_RULES[code])
+        )
 
     def _note(self, message: str, column: int) -> None:
         """A tolerant spelling read: said as a warning (a note in strict validation)."""
         assert self.record is not None
-        self.record.notes.append(Diagnostic(NORMALISED, Severity.WARNING, message, self._where(column), rule="notation.tolerant"))
+        self.record.notes.append(
+            Diagnostic(NORMALISED, Severity.WARNING, message, self._where(column), rule="notation.tolerant")
+        )
 
 
 _RULES = {
@@ -586,11 +662,13 @@ def _calls(items: list[tuple[str | Json, int]]) -> list[Any]:
             calls.append(" ".join(current))
             current.clear()
 
-    for (word, column) in items:
+    for word, column in items:
         if isinstance(word, Quoted):
             close()
             if not calls or not isinstance(calls[-1], str):
-                raise _Stop("NOTATION-VALUE", "a comment in quotes follows the call it is about", column)
+                raise _UnreadableError(
+                    "NOTATION-VALUE", "a comment in quotes follows the call it is about", column
+                )
             calls[-1] = {"call": calls[-1], "comment": str(word)}
         elif word == COMMA:
             close()
@@ -616,4 +694,6 @@ def _tag_value(values: list[str | Json], column: int) -> Any:
         if _is_number(value):
             return float(value) if "." in value else int(value)
         return str(value)
-    raise _Stop("NOTATION-TAG", "a tag's value is one word, a text in quotes, or '=' and a JSON value", column)
+    raise _UnreadableError(
+        "NOTATION-TAG", "a tag's value is one word, a text in quotes, or '=' and a JSON value", column
+    )

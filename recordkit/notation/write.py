@@ -12,12 +12,18 @@ import re
 from typing import Any
 
 from recordkit.model import FORMAT_NAME, FORMAT_VERSION
-from recordkit.notation.keys import STRUCTURE, Kind, keywords
+from recordkit.notation.keys import STRUCTURE, Keys, Kind, keywords
 
 _BARE = re.compile(r"[A-Za-z0-9_.+\-]+")
 _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 _CARD = re.compile(r"[A-Z0-9]+")
-_DEFAULTS: dict[str, Any] = {"auction": [], "tricks": [], "announcements": [], "proposals": [], "status": "played"}
+_DEFAULTS: dict[str, Any] = {
+    "auction": [],
+    "tricks": [],
+    "announcements": [],
+    "proposals": [],
+    "status": "played",
+}
 """Deal fields left out of the text when they hold their default (the reader's record gets it back)."""
 _RESERVED_TAGS = frozenset({"game", "format", "version", "players", "option", "comment", "meta"})
 
@@ -59,7 +65,7 @@ def _envelope(data: dict[str, Any], defaults: dict[str, Any]) -> list[str]:
 _MISSING = object()
 
 
-def _deal(number: int, deal: dict[str, Any], keys: dict[str, tuple[str, Kind]], players: int) -> list[str]:
+def _deal(number: int, deal: dict[str, Any], keys: Keys, players: int) -> list[str]:
     """The lines of one deal: `deal N` with the dealer, the hands, the statements, the tricks,
     the result and totals."""
     head = f"deal {number}"
@@ -82,7 +88,9 @@ def _deal(number: int, deal: dict[str, Any], keys: dict[str, tuple[str, Kind]], 
     lines.extend(_announcement(item) for item in announcements)
     if knocks is not None:
         short = isinstance(knocks, list) and bool(knocks)
-        lines.extend(_seated_line("knock", k, ("seat", "trick", "after")) for k in knocks) if short else lines.append(_json_statement("knocks", knocks))
+        lines.extend(
+            _seated_line("knock", k, ("seat", "trick", "after")) for k in knocks
+        ) if short else lines.append(_json_statement("knocks", knocks))
     if claim is not None:
         lines.append(_seated_line("claim", claim, ("seat", "tricks")))
     if isinstance(tricks, list):
@@ -170,7 +178,7 @@ def _announcement(item: Any) -> str:
     return _json_statement("announce", item)
 
 
-def _result(result: Any, keys: dict[str, tuple[str, Kind]]) -> list[str]:
+def _result(result: Any, keys: Keys) -> list[str]:
     """The result's statements, the scores last; `result = JSON` when a field has no keyword."""
     if not isinstance(result, dict) or any(keys.get(k, ("deal",))[0] != "result" for k in result):
         return [_json_statement("result", result)]
@@ -182,7 +190,7 @@ def _result(result: Any, keys: dict[str, tuple[str, Kind]]) -> list[str]:
     return [*facts, *tail]
 
 
-def _statement(key: str, value: Any, keys: dict[str, tuple[str, Kind]]) -> str:
+def _statement(key: str, value: Any, keys: Keys) -> str:
     """`keyword value` in the short form of the keyword's kind, or `keyword = JSON`."""
     kind = keys.get(key, ("deal", None))[1]
     short = _short(kind, value) if kind is not None and key not in STRUCTURE else None
@@ -196,7 +204,13 @@ def _short(kind: Kind, value: Any) -> str | None:
     if kind == "number":
         return _number(value)
     if kind == "scalar":
-        return str(value) if type(value) is int and value >= 0 else value if _word_fits(value) and not _NUMBER.fullmatch(value) else None
+        return (
+            str(value)
+            if type(value) is int and value >= 0
+            else value
+            if _word_fits(value) and not _NUMBER.fullmatch(value)
+            else None
+        )
     if kind == "word":
         return value if _word_fits(value) else _quoted(value) if isinstance(value, str) else None
     if kind == "card":
@@ -211,9 +225,21 @@ def _short(kind: Kind, value: Any) -> str | None:
         numbers = [_number(v) for v in value]
         return " ".join(numbers) if value and None not in numbers else None  # type: ignore[arg-type]
     if kind == "seats":
-        return " ".join(str(v) for v in value) if value and all(type(v) is int and v >= 0 for v in value) else None
+        return (
+            " ".join(str(v) for v in value)
+            if value and all(type(v) is int and v >= 0 for v in value)
+            else None
+        )
     if kind == "pairs":
-        ok = value and all(isinstance(p, dict) and set(p) == {"seat", "level"} and type(p["seat"]) is int and p["seat"] >= 0 and _word_fits(p["level"]) and not _NUMBER.fullmatch(p["level"]) for p in value)
+        ok = value and all(
+            isinstance(p, dict)
+            and set(p) == {"seat", "level"}
+            and type(p["seat"]) is int
+            and p["seat"] >= 0
+            and _word_fits(p["level"])
+            and not _NUMBER.fullmatch(p["level"])
+            for p in value
+        )
         return " ".join(f"{p['seat']} {p['level']}" for p in value) if ok else None
     if kind == "calls":
         calls = [_call(v) for v in value]
@@ -234,7 +260,11 @@ def _short(kind: Kind, value: Any) -> str | None:
 def _call(value: Any) -> str:
     """A call as its words (`word@SEAT` with its seat, its comment in quotes after it); '' when it
     has no short form."""
-    if isinstance(value, dict) and isinstance(value.get("comment", ""), str) and set(value) - {"seat", "comment"} == {"call"}:
+    if (
+        isinstance(value, dict)
+        and isinstance(value.get("comment", ""), str)
+        and set(value) - {"seat", "comment"} == {"call"}
+    ):
         seat = value.get("seat")
         if "seat" in value and not (type(seat) is int and seat >= 0):
             return ""
@@ -243,7 +273,12 @@ def _call(value: Any) -> str:
             return ""
         words += f"@{seat}" if seat is not None else ""
         return f"{words} {_quoted(value['comment'])}" if "comment" in value else words
-    if not isinstance(value, str) or not value or value != " ".join(value.split(" ")) or not all(_word_fits(w) for w in value.split(" ")):
+    if (
+        not isinstance(value, str)
+        or not value
+        or value != " ".join(value.split(" "))
+        or not all(_word_fits(w) for w in value.split(" "))
+    ):
         return ""
     return value
 

@@ -531,15 +531,15 @@ def convert(
 
 
 def _record_output(sources: list[str], output: Path) -> bool:
-    """True when a conversion writes record files, not an archive or from one alone: text in the
-    notation (.rkn), or JSON from anything but a single archive."""
-    from recordkit.sources import NOTATION_SUFFIXES, is_archive_folder
+    """True when a conversion writes record files from records: text in the notation (.rkn) from
+    anything, or JSON from record files (a folder given for JSON output is an archive to convert
+    back, as before)."""
+    from recordkit.sources import NOTATION_SUFFIXES
 
     suffix = output.suffix.lower()
     if suffix in NOTATION_SUFFIXES:
         return True
-    single_archive = len(sources) == 1 and is_archive_folder(Path(sources[0]))
-    return suffix in (".jsonl", ".ndjson", ".json") and not single_archive
+    return suffix in (".jsonl", ".ndjson", ".json") and not any(Path(source).is_dir() for source in sources)
 
 
 def _convert_records(sources: list[str], output: Path) -> None:

@@ -21,8 +21,15 @@ from tests.helpers import file_codes
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 VALID = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".json", ".jsonl") and "invalid" not in p.parts)
+"""The valid JSON samples; each has its text twin under samples/text/."""
 NOTATION_INVALID = sorted((SAMPLES / "invalid" / "notation").glob("*.rkn"))
 FORMS = ("full", "tricks", "sheet")
+
+
+def text_twin(path: Path) -> Path:
+    """A sample's text twin: samples/text/<game>/<name>.rkn for samples/<game>/<name>.json."""
+    return SAMPLES / "text" / path.parent.name / (path.stem + ".rkn")
+
 
 games = st.tuples(
     st.sampled_from(sorted(RULESETS)), st.sampled_from(FORMS), st.integers(0, 2**31), st.integers(0, 9)
@@ -45,7 +52,7 @@ def test_json_to_text_to_json_is_exact_and_text_is_canonical(game: tuple[str, st
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: str(p.relative_to(SAMPLES)))
 def test_every_sample_has_a_text_twin_with_the_same_records_and_verdict(path: Path) -> None:
-    twin = path.with_suffix(".rkn")
+    twin = text_twin(path)
     assert twin.is_file(), f"{twin} is missing: recordkit convert {path} {twin}"
     assert [to_data(r) for r in load_all(twin)] == [to_data(r) for r in load_all(path)]
     assert file_codes(twin) == file_codes(path) == set()
@@ -53,7 +60,7 @@ def test_every_sample_has_a_text_twin_with_the_same_records_and_verdict(path: Pa
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: str(p.relative_to(SAMPLES)))
 def test_every_text_twin_is_in_canonical_form(path: Path) -> None:
-    twin = path.with_suffix(".rkn")
+    twin = text_twin(path)
     assert "\n".join(dumps(r, form="text") for r in load_all(path)) == twin.read_text()
 
 

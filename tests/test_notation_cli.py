@@ -17,7 +17,7 @@ from recordkit.validate import Settings, validate_record
 
 runner = CliRunner()
 SAMPLES = Path(__file__).parent.parent / "samples"
-EVENING = SAMPLES / "joffre" / "score-sheet-evening.rkn"
+EVENING = SAMPLES / "text" / "joffre" / "score-sheet-evening.rkn"
 
 
 def test_validate_a_text_file_exits_0_and_counts_its_deals() -> None:

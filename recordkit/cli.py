@@ -322,7 +322,13 @@ def generate(
     variant: Annotated[
         str | None, typer.Option(help="Shorthand for -o variant=NAME (Charlemagne: maine).")
     ] = None,
-    out_path: Annotated[Path | None, typer.Option("--out", help="Output file (.json or .jsonl).")] = None,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", help="Output file (.json, .jsonl, or .rkn for the notation).")
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option("--to", help="json or text (the notation); by default the --out extension decides."),
+    ] = None,
     form: Annotated[
         str,
         typer.Option(
@@ -343,7 +349,8 @@ def generate(
 
     Examples: recordkit generate french-tarot --players 5 --records 100 --out games.jsonl ;
     recordkit generate charlemagne --variant maine ; recordkit generate joffre --form tricks ;
-    recordkit generate french-tarot -o all_pass=goulash -o misere=true
+    recordkit generate french-tarot -o all_pass=goulash -o misere=true ;
+    recordkit generate joffre --to text (the notation, spec/NOTATION.md)
     """
     from recordkit.codec import dumps
     from recordkit.games import RULESETS
@@ -360,6 +367,8 @@ def generate(
     try:
         if form not in FORMS:
             raise ValueError(f"--form is one of {', '.join(FORMS)}, not {form!r}")
+        if to not in (None, "json", "text"):
+            raise ValueError(f"--to is json or text, not {to!r}")
         with progress_bar(err, "generating", records, out_path is not None) as tally:
             for index in range(records):
                 games.append(
@@ -378,7 +387,9 @@ def generate(
     except ValueError as error:
         err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
-    if out_path is not None and out_path.suffix == ".json" and records == 1:
+    if (to or ("text" if out_path is not None and out_path.suffix.lower() == ".rkn" else "json")) == "text":
+        text = "\n".join(dumps(g, form="text") for g in games)
+    elif out_path is not None and out_path.suffix == ".json" and records == 1:
         text = dumps(games[0], indent=True)
     else:
         text = "".join(dumps(g) + "\n" for g in games)
@@ -430,15 +441,19 @@ def convert(
         ),
     ] = None,
 ) -> None:
-    """Convert records to a Parquet archive, or an archive back to JSON lines.
+    """Convert records to a Parquet archive, an archive back to JSON lines, or records to text.
 
     The last argument is the output: a directory for an archive, a .jsonl file for records.
     Only records that validate go into an archive (--keep-invalid for all that can be read); each
     record skipped is named. Writes are atomic: an interrupted conversion leaves the previous
     archive as it was.
 
+    A .rkn output writes the records as text in the notation (spec/NOTATION.md), a .json or
+    .jsonl output from record files converts them to JSON; inputs may be text in the notation.
+
     Examples: recordkit convert samples/french-tarot samples/joffre out/archive ;
-    recordkit convert out/archive back.jsonl
+    recordkit convert out/archive back.jsonl ; recordkit convert game.rkn game.json ;
+    recordkit convert out/archive evening.rkn
     """
     from recordkit.archive import ArchiveError, from_archive, read_manifest, to_archive
 
@@ -451,6 +466,9 @@ def convert(
             raise typer.BadParameter("--from writes a new output: no --append, --replace or --strict")
         _import(_source(source), sources, output, keep_invalid)
     shown = shows_progress(err)
+    if _record_output(sources, output):
+        _convert_records(sources, output)
+        return
     try:
         if output.suffix.lower() in (".jsonl", ".ndjson", ".json"):
             if len(sources) != 1:
@@ -546,6 +564,35 @@ def _import(source: str, logs: list[str], output: Path, keep_invalid: bool) -> N
         + (f"; skipped {skipped}" if skipped else "")
     )
     raise typer.Exit(2 if unreadable else 1 if failed else 0)
+
+
+def _record_output(sources: list[str], output: Path) -> bool:
+    """True when a conversion writes record files from records: text in the notation (.rkn) from
+    anything, or JSON from record files (a folder given for JSON output is an archive to convert
+    back, as before)."""
+    from recordkit.sources import NOTATION_SUFFIXES
+
+    suffix = output.suffix.lower()
+    if suffix in NOTATION_SUFFIXES:
+        return True
+    return suffix in (".jsonl", ".ndjson", ".json") and not any(Path(source).is_dir() for source in sources)
+
+
+def _convert_records(sources: list[str], output: Path) -> None:
+    """Write the records of the sources to a record file (text, JSON lines or JSON); each record
+    left out is named, and the exit status is 2 if any was."""
+    from recordkit.notation.convert import convert_records
+
+    with progress_bar(err, "converting", count_records(sources) if shows_progress(err) else None) as tally:
+        written, skipped = convert_records(sources, output, tally)
+    for diagnostic in skipped:
+        err.print(f"[red]{escape(diagnostic.text())}")
+    err.print(
+        f"wrote {written} record(s) to {output}"
+        + (f"; {len(skipped)} error(s) kept records out" if skipped else "")
+    )
+    if skipped:
+        raise typer.Exit(2)
 
 
 def _skipped(diagnostics: list[Diagnostic]) -> str:

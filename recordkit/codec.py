@@ -13,8 +13,9 @@ import orjson
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.jsonread import BOM, MAX_RECORD_BYTES, json_file_records, too_large
 from recordkit.model import RecordBase
+from recordkit.notation import looks_like_text, text_sources
 from recordkit.raw import RawRecord, Source, json_error, parsed
-from recordkit.sources import jsonl_records, read_records, write_atomic
+from recordkit.sources import NOTATION_SUFFIXES, jsonl_records, read_records, write_atomic
 from recordkit.validate import Settings, validate_record
 
 
@@ -31,8 +32,15 @@ def to_data(record: RecordBase) -> dict[str, Any]:
     return record.model_dump(mode="json", exclude_none=True)
 
 
-def dumps(record: RecordBase, indent: bool = False) -> str:
-    """Canonical JSON text of a record: one line, or indented for files people read."""
+def dumps(record: RecordBase, indent: bool = False, form: str = "json") -> str:
+    """Canonical JSON text of a record: one line, or indented for files people read; with
+    `form="text"`, its canonical text in the recordkit notation (spec/NOTATION.md)."""
+    if form == "text":
+        from recordkit.notation import default_options, write_text
+
+        return write_text(to_data(record), default_options(record.game))
+    if form != "json":
+        raise ValueError(f"a record is written in form 'json' or 'text', not {form!r}")
     if indent:
         return pretty(to_data(record)) + "\n"
     return orjson.dumps(to_data(record)).decode()
@@ -59,7 +67,10 @@ def _children(value: dict[str, Any] | list[Any]) -> list[Any]:
     return list(value.values()) if isinstance(value, dict) else value
 
 
-_UNREADABLE = frozenset({"format.envelope", "format.schema", "format.limits"})
+_UNREADABLE = frozenset(
+    {"format.envelope", "format.schema", "format.limits"}
+    | {"notation.syntax", "notation.tags", "notation.values", "notation.deals"}
+)
 """The rules of the format whose errors leave a part of the record unread: a record returned
 without that part would not be the record written (issue 15, the canonical fixed point)."""
 
@@ -68,6 +79,8 @@ def loads(text: str | bytes) -> RecordBase:
     """Parse one record; RecordError if it is not a readable record, or if a part of it is not
     (a deal that does not fit the format); the rules of its game are not checked."""
     content = _bytes(text)
+    if looks_like_text(content):
+        return _one(text_sources(content.decode(), None))
     if len(content) > MAX_RECORD_BYTES:
         raise RecordError([too_large(Location())])
     try:
@@ -80,6 +93,8 @@ def loads(text: str | bytes) -> RecordBase:
 def loads_all(text: str | bytes) -> Iterator[RecordBase]:
     """Every record of a text, in order: a list of records, or JSON lines (one record a line)."""
     content = _bytes(text)
+    if looks_like_text(content):
+        return _records(text_sources(content.decode(), None))
     stream = io.BytesIO(content)
     if content.lstrip(b" \t\r\n")[:1] == b"[":
         return _records(json_file_records(stream, None))
@@ -87,13 +102,20 @@ def loads_all(text: str | bytes) -> Iterator[RecordBase]:
 
 
 def load(path: str | Path) -> RecordBase:
-    """Read the one record of a file (.json, or JSON lines holding one record); RecordError
+    """Read the one record of a file (.json, JSON lines holding one record, or .rkn text in the
+    notation); RecordError
     naming the file and line if it is not readable, or if the file holds several records."""
-    items = (item for item in read_records(Path(path), parse=False) if not _warning(item))
+    return _one(read_records(Path(path), parse=False), str(path))
+
+
+def _one(sources: Iterable[Source], file: str | None = None) -> RecordBase:
+    """The one record of a file or text; RecordError naming the file and line if it holds none,
+    or several."""
+    items = (item for item in sources if not _warning(item))
     first = next(items, None)
     if first is None:
         raise RecordError(
-            [Diagnostic("FILE-EMPTY", Severity.ERROR, "the file holds no record", Location(str(path)))]
+            [Diagnostic("FILE-EMPTY", Severity.ERROR, "the file holds no record", Location(file))]
         )
     second = next(items, None)
     if second is not None:
@@ -136,6 +158,11 @@ def _warning(item: Source) -> bool:
     return isinstance(item, Diagnostic) and item.severity != Severity.ERROR
 
 
+def parsed_record(raw: RawRecord) -> RecordBase:
+    """A read record parsed as `loads` parses it: RecordError with the errors that keep it unreadable."""
+    return _record(raw)
+
+
 def _record(raw: RawRecord) -> RecordBase:
     """The parsed record, or RecordError with the errors that keep it unreadable."""
     report = validate_record(raw, Settings(strict=True))
@@ -151,5 +178,7 @@ def _bytes(text: str | bytes) -> bytes:
 
 
 def dump(record: RecordBase, path: str | Path) -> None:
-    """Write one record to a JSON file in canonical indented form, atomically."""
-    write_atomic(Path(path), dumps(record, indent=True).encode())
+    """Write one record to a file atomically: canonical indented JSON, or its canonical text in
+    the notation for a `.rkn` file."""
+    form = "text" if Path(path).suffix.lower() in NOTATION_SUFFIXES else "json"
+    write_atomic(Path(path), dumps(record, indent=True, form=form).encode())

@@ -49,12 +49,14 @@ class Location:
     position: int | None = None
     seat: int | None = None
     path: str | None = None
+    column: int | None = None
+    """The 1-based column in the line, for a text file in the notation (spec/NOTATION.md)."""
 
     def text(self) -> str:
         """A short human form, e.g. `game.json:12 record 1, deal 3, trick 5, card 2, seat 1`."""
         head = self.file or "<input>"
         if self.line is not None:
-            head += f":{self.line}"
+            head += f":{self.line}" + (f":{self.column}" if self.column is not None else "")
         parts = []
         for label, value in (
             ("record", self.record),

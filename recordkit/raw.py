@@ -16,6 +16,10 @@ class RawRecord:
 
     data: Any
     location: Location
+    places: dict[str, tuple[int, int]] | None = None
+    """A record read from the notation: where each JSON path was written (line, column)."""
+    notes: tuple[Diagnostic, ...] = ()
+    """A record read from the notation: what its reader found (NOTATION-* codes)."""
 
 
 @dataclass(frozen=True, slots=True)

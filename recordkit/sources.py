@@ -21,7 +21,9 @@ from recordkit.raw import RawLine, RawRecord, Source, json_error, parsed
 MANIFEST = "_recordkit.json"
 """An archive's manifest (recordkit.archive.store.MANIFEST): its folder is an archive."""
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
-RECORD_SUFFIXES = (".json", *JSONL_SUFFIXES)
+NOTATION_SUFFIXES = (".rkn",)
+"""Text in the recordkit notation (recordkit.notation.NOTATION_SUFFIXES)."""
+RECORD_SUFFIXES = (".json", *JSONL_SUFFIXES, *NOTATION_SUFFIXES)
 
 
 def record_files(paths: Iterable[str | Path], skip: Path | None = None) -> Iterator[Path | Diagnostic]:
@@ -96,6 +98,11 @@ def _archive_records(archive: Path, parse: bool) -> Iterator[Source]:
 def read_records(path: Path, parse: bool = True) -> Iterator[Source]:
     """Every record of one file, in order, streamed: JSON lines line by line, a `.json` list
     record by record; a record's text over the limit is refused before it is parsed."""
+    if path.suffix.lower() in NOTATION_SUFFIXES:
+        from recordkit.notation.files import notation_records
+
+        yield from notation_records(path)
+        return
     try:
         with path.open("rb") as handle:
             if path.suffix.lower() in JSONL_SUFFIXES:
@@ -179,6 +186,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 __all__ = [
     "JSONL_SUFFIXES",
     "MANIFEST",
+    "NOTATION_SUFFIXES",
     "RECORD_SUFFIXES",
     "RawLine",
     "RawRecord",

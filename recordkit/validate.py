@@ -102,7 +102,12 @@ def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:
         return unreadable(raw)
     deals = clean_replays(raw.data, settings.game)
     if deals is not None:
-        return RecordReport(raw.location, _notes(raw, deals), deal_count=len(deals))
+        found = _notes(raw, deals)
+        if raw.places is not None:  # a record read from the notation (spec/NOTATION.md)
+            from recordkit.notation import located
+
+            found = located(raw, found, settings.strict)
+        return RecordReport(raw.location, found, deal_count=len(deals))
     return validate_record(raw, settings).findings()
 
 
@@ -141,6 +146,10 @@ def validate_record(raw: RawRecord, settings: Settings = Settings()) -> RecordRe
     listed and the rest counted (`cap_repeats`), whichever path found them."""
     report = _validate_record(raw, settings)
     report.diagnostics = cap_repeats(report.diagnostics)
+    if raw.places is not None:  # a record read from the notation (spec/NOTATION.md)
+        from recordkit.notation import located
+
+        report.diagnostics = located(raw, report.diagnostics, settings.strict)
     return report
 
 

@@ -27,6 +27,7 @@ from recordkit.codec import dumps, loads, to_data
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.notation import text_sources
 from recordkit.sources import RawRecord
 from recordkit.validate import Settings, validate_record
 from tests.helpers import generated
@@ -82,13 +83,18 @@ def test_samples_round_trip_exactly(tmp_path: Path) -> None:
     )
     assert runner.invoke(app, ["convert", str(archive), str(output)]).exit_code == 0
     readable = []
-    for path in sorted(p for p in (ROOT / "samples").rglob("*") if p.suffix in (".json", ".jsonl")):
-        for line in path.read_bytes().splitlines() if path.suffix == ".jsonl" else [path.read_bytes()]:
-            try:
-                data = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                continue
-            report = validate_record(RawRecord(data, Location()), Settings())
+    for path in sorted(p for p in (ROOT / "samples").rglob("*") if p.suffix in (".json", ".jsonl", ".rkn")):
+        if path.suffix == ".rkn":  # the notation's text twins (spec/NOTATION.md)
+            raws = list(text_sources(path.read_text(), str(path)))
+        else:
+            raws = []
+            for line in path.read_bytes().splitlines() if path.suffix == ".jsonl" else [path.read_bytes()]:
+                try:
+                    raws.append(RawRecord(orjson.loads(line), Location()))
+                except orjson.JSONDecodeError:
+                    continue
+        for raw in raws:
+            report = validate_record(raw, Settings())
             if report.record is not None and len(report.record.deals) == len(report.replays):
                 readable.append(dumps(report.record).encode())
     assert output.read_bytes().splitlines() == readable

@@ -9,7 +9,8 @@ from recordkit.games import RULESETS
 
 ROOT = Path(__file__).parent.parent
 SPECS = {ruleset.rule_prefix: ROOT / ruleset.spec for ruleset in RULESETS.values()} | {
-    "format": ROOT / "spec" / "FORMAT.md"
+    "format": ROOT / "spec" / "FORMAT.md",
+    "notation": ROOT / "spec" / "NOTATION.md",
 }
 PREFIXES = "|".join(sorted(SPECS))
 RULE_ID = re.compile(rf'"((?:{PREFIXES})\.[a-z0-9.-]*[a-z0-9])"')

@@ -118,7 +118,8 @@ def rows_of(items: list[Source], fast: bool = True, valid_only: bool = False) ->
         if isinstance(item, Diagnostic):
             skipped += [item] if item.severity == Severity.ERROR else []  # a BOM's warning skips nothing
             continue
-        report = (fast and _replayed_fast(item)) or validate_record(item, Settings(strict=True))
+        fast_path = fast and not item.notes  # the notation reader's findings come with the full path
+        report = (fast_path and _replayed_fast(item)) or validate_record(item, Settings(strict=True))
         if _complete(report) and not (valid_only and _errors(report)):
             accepted.append((report, _source(item.location), item.location))
         else:

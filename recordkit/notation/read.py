@@ -1,0 +1,699 @@
+"""Reading the recordkit notation (spec/NOTATION.md) into the data a JSON record holds.
+
+The reader turns each record of a text into the same JSON value `orjson.loads` gives for the
+record written as JSON, so that every check of `validate_record` applies unchanged, and keeps
+where each part was written (`places`: JSON path -> line, column) so that a diagnostic of a
+text file points at its line and column. A line it cannot read is a NOTATION-* diagnostic and
+the rest is still read; what it read in a tolerant spelling is a NOTATION-NORMALISED note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from recordkit.cards import ascii_lower, ascii_upper
+from recordkit.diagnostics import Diagnostic, Location, Severity
+from recordkit.model import FORMAT_NAME, FORMAT_VERSION
+from recordkit.notation.keys import REST_OF_LINE, STRUCTURE, Kind, canonical_codes, keywords
+from recordkit.notation.lex import COMMA, Json, LexError, Quoted, plain, tokens
+
+NORMALISED = "NOTATION-NORMALISED"
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+_TAROT_TEN = re.compile(r"([SHDC])T")
+_RESERVED_TAGS = frozenset({"game", "format", "version", "players", "option", "comment", "meta"})
+Places = dict[str, tuple[int, int]]
+
+
+@dataclass
+class TextRecord:
+    """One record read from text: its JSON data, where its parts were written, what was found."""
+
+    data: dict[str, Any]
+    line: int
+    places: Places = field(default_factory=dict)
+    notes: list[Diagnostic] = field(default_factory=list)
+
+
+class _UnreadableError(Exception):
+    """A statement that cannot be read: its message and the column where it went wrong."""
+
+    def __init__(self, code: str, message: str, column: int) -> None:
+        self.code = code
+        self.column = column
+        super().__init__(message)
+
+
+def read_text(text: str | Iterable[str], file: str | None = None) -> Iterator[TextRecord]:
+    """Every record of a notation text (or of its lines, streamed), in order; a tag line after
+    a deal starts the next record."""
+    reader = _Reader(file)
+    lines = text.splitlines() if isinstance(text, str) else text
+    for number, line in enumerate(lines, start=1):
+        reader.line(number, line)
+        if reader.done:
+            yield from reader.done
+            reader.done.clear()
+    yield from reader.finish()
+
+
+class _Reader:
+    """The state of reading one text: the record being built and the records done."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+        self.done: list[TextRecord] = []
+        self.record: TextRecord | None = None
+        self.deal: dict[str, Any] | None = None
+        self.keys = keywords("")
+        self.codes: frozenset[str] = frozenset()
+        self.base = ""
+        self.number = 0
+        self.records = 0
+
+    def finish(self) -> list[TextRecord]:
+        """The records read, the last one closed."""
+        if self.record is not None:
+            self.done.append(self.record)
+            self.record = None
+        return self.done
+
+    def line(self, number: int, text: str) -> None:
+        """Read one line: a tag, a deal's start, a statement, a trick, or nothing."""
+        self.number = number
+        if (
+            self.codes
+            and text[:1].isalnum()
+            and plain(text)
+            and (self.deal is not None or text[:5] == "deal ")
+            and self._fast(text if text[-1:] != "\n" else text.rstrip("\r\n"))
+        ):
+            return
+        stripped = text.lstrip()
+        if not stripped or stripped[0] == "#":
+            return
+        try:
+            if stripped[0] == "[":
+                self._tag(text)
+                return
+            words, columns = tokens(text)
+            if words:
+                self._statements(words, columns)
+        except LexError as error:
+            self._problem("NOTATION-SYNTAX", str(error), error.column)
+        except _UnreadableError as stop:
+            self._problem(stop.code, str(stop), stop.column)
+
+    def _fast(self, text: str) -> bool:
+        """The lines of canonical text read at once: a trick, a hand, or one statement of cards,
+        calls or numbers, written in canonical codes and single spaces; False for any other line,
+        which the general path reads."""
+        words = text.split(" ")
+        first = words[0]
+        if first == "deal":
+            return self._fast_deal(words)
+        deal = self.deal
+        assert deal is not None and self.record is not None
+        codes = self.codes
+        if first not in self.keys and first not in STRUCTURE:
+            if not codes.issuperset(words):
+                return False
+            tricks = deal.get("tricks")
+            if tricks is None:
+                tricks = deal["tricks"] = []
+            self.record.places[f"{self.base}.tricks[{len(tricks)}]"] = (self.number, 1)
+            tricks.append(text)
+            return True
+        if first == "hand":
+            hands = deal.get("hands")
+            if len(words) < 2 or not words[1].isdigit() or not codes.issuperset(words[2:]):
+                return False
+            seat = int(words[1])
+            if hands is None:
+                hands = deal["hands"] = [None] * len(self.record.data["players"])
+            if seat >= len(hands):
+                return False
+            hands[seat] = " ".join(words[2:])
+            self.record.places[f"{self.base}.hands[{seat}]"] = (self.number, 1)
+            return True
+        place, kind = self.keys.get(first, ("deal", "text"))
+        rest = words[1:]
+        if kind == "numbers":
+            try:
+                value: Any = [int(w) for w in rest]
+            except ValueError:
+                return False
+        elif kind == "calls" and first == "auction":
+            value = rest
+        elif kind == "cards" and codes.issuperset(rest):
+            value = " ".join(rest)
+        elif len(rest) != 1:
+            return False
+        elif kind == "word" or (kind == "card" and rest[0] in codes):
+            value = rest[0]
+        elif kind in ("seat", "whole") and rest[0].isdigit():
+            value = int(rest[0])
+        else:
+            return False
+        if place == "result":
+            result = deal.setdefault("result", {})
+            self.record.places.setdefault(f"{self.base}.result", (self.number, 1))
+            result[first] = value
+            self.record.places[f"{self.base}.result.{first}"] = (self.number, 1)
+        else:
+            deal[first] = value
+            self.record.places[f"{self.base}.{first}"] = (self.number, 1)
+        return True
+
+    def _fast_deal(self, words: list[str]) -> bool:
+        """`deal N dealer D` in canonical form, N the next deal's number; False for any other."""
+        assert self.record is not None
+        deals = self.record.data["deals"]
+        if (
+            len(words) != 4
+            or words[1] != str(len(deals) + 1)
+            or words[2] != "dealer"
+            or not words[3].isdigit()
+        ):
+            return False
+        self.deal = {"dealer": int(words[3])}
+        deals.append(self.deal)
+        self.base = f"deals[{len(deals) - 1}]"
+        self.record.places[self.base] = (self.number, 1)
+        self.record.places[f"{self.base}.dealer"] = (self.number, 10 + len(words[1]))
+        return True
+
+    # --- the envelope ---------------------------------------------------------------------
+
+    def _tag(self, text: str) -> None:
+        """A tag line `[Name value...]`: the game, players, an option, the comment, or a meta tag."""
+        start = text.index("[")
+        end = text.rstrip().rfind("]")
+        if end <= start:
+            raise _UnreadableError(
+                "NOTATION-TAG",
+                "a tag line is written [Name value]: its ']' is missing",
+                len(text.rstrip()) + 1,
+            )
+        tail = text[end + 1 :].strip()
+        if tail and not tail.startswith("#"):
+            raise _UnreadableError("NOTATION-TAG", "the line goes on after the tag's ']'", end + 2)
+        words, columns = tokens(text[start + 1 : end])
+        columns = [c + start + 1 for c in columns]
+        if not words or isinstance(words[0], (Json, Quoted)):
+            raise _UnreadableError(
+                "NOTATION-TAG", 'a tag starts with its name, e.g. [Game "joffre"]', start + 2
+            )
+        if self.record is None or self.deal is not None:
+            self._new_record()
+        record = self.record
+        assert record is not None
+        name, values, where = str(words[0]), words[1:], (self.number, columns[0])
+        lower = ascii_lower(name)
+        if lower == "players":
+            record.data["players"] = [
+                self._text(v, c) for v, c in zip(values, columns[1:], strict=True) if v != COMMA
+            ]
+            record.places["players"] = where
+        elif lower in ("game", "format", "version", "comment"):
+            record.data[lower] = self._one_text(values, columns, name)
+            record.places[lower] = where
+            if lower == "game":
+                self.keys = keywords(record.data["game"])
+                self.codes = canonical_codes(record.data["game"])
+        elif lower in ("option", "meta"):
+            if len(values) < 2 or isinstance(values[0], Json):
+                raise _UnreadableError("NOTATION-TAG", f"[{name} name value]: a name and a value", columns[0])
+            key = str(values[0])
+            record.data["options" if lower == "option" else "meta"][key] = _tag_value(values[1:], columns[2])
+            record.places[f"{'options' if lower == 'option' else 'meta'}.{key}"] = where
+        else:
+            if not values:
+                raise _UnreadableError("NOTATION-TAG", f"the tag [{name}] has no value", columns[0])
+            record.data["meta"][name] = _tag_value(values, columns[1])
+            record.places[f"meta.{name}"] = where
+
+    def _new_record(self) -> None:
+        """Close the record being read and start the next one at this line."""
+        if self.record is not None:
+            self.done.append(self.record)
+        self.records += 1
+        data: dict[str, Any] = {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "game": None,
+            "options": {},
+            "players": [],
+            "meta": {},
+            "deals": [],
+        }
+        self.record = TextRecord(data, self.number)
+        self.deal = None
+        self.keys = keywords("")
+        self.codes = frozenset()
+
+    def _one_text(self, values: list[str | Json], columns: list[int], name: str) -> str:
+        """The single text value of a tag."""
+        if len(values) != 1 or isinstance(values[0], Json):
+            raise _UnreadableError("NOTATION-TAG", f"the tag [{name}] takes one value, in quotes", columns[0])
+        return str(values[0])
+
+    def _text(self, value: str | Json, column: int) -> str:
+        """A player's name: quoted or a bare word."""
+        if isinstance(value, Json):
+            raise _UnreadableError("NOTATION-TAG", "a player's name is written in quotes", column)
+        return str(value)
+
+    # --- the deals ------------------------------------------------------------------------
+
+    def _statements(self, words: list[str | Json], columns: list[int]) -> None:
+        """One line of a deal: `deal`, `hand`, `trick`, a trick's cards, or keyword statements."""
+        first = words[0]
+        key = ascii_lower(first) if isinstance(first, str) and not isinstance(first, Quoted) else ""
+        if key == "deal":
+            self._start_deal(words, columns)
+            return
+        deal = self._current(columns[0])
+        if key == "hand":
+            self._hand(deal, words, columns)
+        elif key == "trick":
+            self._trick(deal, words[1:], columns[1:], columns[0])
+        elif key in ("knock", "claim"):
+            self._knock_or_claim(deal, key, words[1:], columns[1:], columns[0])
+        elif key == "announce":
+            self._announce(deal, words[1:], columns[1:], columns[0])
+        elif key in self.keys or key in STRUCTURE:
+            self._keyed_line(deal, words, columns)
+        elif isinstance(first, Json):
+            raise _UnreadableError(
+                "NOTATION-SYNTAX", "a JSON value after '=' needs a keyword before it", columns[0]
+            )
+        elif _looks_like_word(key) and len(words) > 1 and isinstance(words[1], Json):
+            self._keyed_line(deal, words, columns)
+        elif _looks_like_word(key):
+            raise _UnreadableError(
+                "NOTATION-SYNTAX", f"{first!r} is neither a keyword nor a card", columns[0]
+            )
+        else:
+            self._trick(deal, words, columns, columns[0])
+
+    def _current(self, column: int) -> dict[str, Any]:
+        """The deal being read; a statement before the first `deal` line cannot be placed."""
+        if self.deal is None:
+            raise _UnreadableError(
+                "NOTATION-SYNTAX", "this line belongs to a deal: start the deal with a `deal` line", column
+            )
+        return self.deal
+
+    def _start_deal(self, words: list[str | Json], columns: list[int]) -> None:
+        """`deal [N] [statements...]`: a new deal, its number checked, statements on the same line."""
+        if self.record is None:
+            self._new_record()
+        record = self.record
+        assert record is not None
+        deals = record.data["deals"]
+        self.deal = {}
+        deals.append(self.deal)
+        self.base = f"deals[{len(deals) - 1}]"
+        record.places[self.base] = (self.number, columns[0])
+        at = 1
+        if len(words) > 1 and isinstance(words[1], str) and words[1].isdigit():
+            if int(words[1]) != len(deals):
+                self._problem(
+                    "NOTATION-DEAL-NUMBER",
+                    f"this is deal {len(deals)} of the record, not deal {words[1]}",
+                    columns[1],
+                )
+            at = 2
+        self._keyed_line(self.deal, words, columns, at)
+
+    def _keyed_line(
+        self, deal: dict[str, Any], words: list[str | Json], columns: list[int], at: int = 0
+    ) -> None:
+        """The statements of a line, one after the other, from token `at`."""
+        while at < len(words):
+            at = self._keyed(deal, words, columns, at)
+
+    def _keyed(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], at: int) -> int:
+        """The statement `keyword value` starting at token `at`; the index after its value."""
+        word, column = words[at], columns[at]
+        if not isinstance(word, str) or isinstance(word, Quoted) or word == COMMA:
+            raise _UnreadableError("NOTATION-SYNTAX", "a keyword is expected here", column)
+        key = ascii_lower(word)
+        place, kind = self.keys.get(key, ("deal", "text"))
+        path = self._path(key, place)
+        if at + 1 < len(words) and isinstance(words[at + 1], Json):
+            value = words[at + 1].value  # type: ignore[union-attr]
+            self._store(deal, key, place, value, path, column)
+            return at + 2
+        if key not in self.keys:
+            raise _UnreadableError("NOTATION-SYNTAX", f"{word!r} is not a keyword of this game", column)
+        end = len(words) if kind in REST_OF_LINE else self._extent(words, at + 1, kind)
+        value = self._value(kind, key, words[at + 1 : end], columns[at + 1 : end], column)
+        self._store(deal, key, place, value, path, column)
+        return end
+
+    def _path(self, key: str, place: str) -> str:
+        """The JSON path of a keyword's value in the deal being read."""
+        assert self.record is not None
+        base = f"deals[{len(self.record.data['deals']) - 1}]"
+        return f"{base}.result.{key}" if place == "result" else f"{base}.{key}"
+
+    def _store(self, deal: dict[str, Any], key: str, place: str, value: Any, path: str, column: int) -> None:
+        """Set a field of the deal or of its result, and where it was written."""
+        assert self.record is not None
+        target = deal
+        if place == "result":
+            target = deal.setdefault("result", {})
+            self.record.places.setdefault(path.rsplit(".", 1)[0], (self.number, column))
+        target[key] = value
+        self.record.places[path] = (self.number, column)
+
+    def _extent(self, words: list[str | Json], at: int, kind: Kind) -> int:
+        """Where a value of one token, or of the numbers that follow, ends."""
+        if kind in ("numbers", "seats", "pairs"):
+            end = at
+            while end < len(words) and (
+                words[end] == COMMA
+                or _is_number(words[end])
+                or (kind == "pairs" and end > at and _is_word(words[end]) and _is_number(words[end - 1]))
+            ):
+                end += 1
+            return end
+        return min(at + 1, len(words))
+
+    def _value(self, kind: Kind, key: str, words: list[str | Json], columns: list[int], column: int) -> Any:
+        """A keyword's value read from its tokens, as the JSON record holds it."""
+        items = [(w, c) for w, c in zip(words, columns, strict=True) if w != COMMA or kind == "calls"]
+        if kind in ("seat", "word", "scalar", "number", "whole", "card", "text"):
+            if len(items) != 1:
+                raise _UnreadableError("NOTATION-VALUE", f"{key} takes one value", column)
+            word, at = items[0]
+            return self._one(kind, key, word, at)
+        if kind == "cards":
+            return " ".join(self._card(w, c) for w, c in items)
+        if kind == "numbers":
+            return [self._one("number", key, w, c) for w, c in items]
+        if kind == "seats":
+            return [self._one("seat", key, w, c) for w, c in items]
+        if kind == "pairs":
+            if len(items) % 2:
+                raise _UnreadableError(
+                    "NOTATION-VALUE", f"{key} are written as pairs: a seat and a level", column
+                )
+            return [
+                {"seat": self._one("seat", key, items[i][0], items[i][1]), "level": str(items[i + 1][0])}
+                for i in range(0, len(items), 2)
+            ]
+        if kind == "calls":
+            return [self._seated(call, column) for call in _calls(items)]
+        windows: list[list[tuple[str | Json, int]]] = [[]]
+        for word, at in items:
+            if word == "/" and not isinstance(word, Quoted):
+                windows.append([])
+            else:
+                windows[-1].append((word, at))
+        return [
+            [] if [w for w, _ in window] == ["-"] else [self._seated(call, column) for call in _calls(window)]
+            for window in windows
+        ]
+
+    def _seated(self, call: Any, column: int) -> Any:
+        """A call written `word@SEAT` as the call with its seat (`raise@1`)."""
+        word = call["call"] if isinstance(call, dict) else call
+        if "@" not in word:
+            return call
+        name, _, seat = word.rpartition("@")
+        out = {"call": name, "seat": self._seat(seat, column)}
+        return out | ({"comment": call["comment"]} if isinstance(call, dict) else {})
+
+    def _one(self, kind: Kind, key: str, word: str | Json, column: int) -> Any:
+        """One token read as a value of its kind."""
+        if isinstance(word, Json):
+            raise _UnreadableError("NOTATION-VALUE", f"{key} takes a value, not '='", column)
+        if kind == "text":
+            if not isinstance(word, Quoted):
+                raise _UnreadableError("NOTATION-VALUE", f"{key} is a text written in quotes", column)
+            return str(word)
+        if kind in ("word",):
+            return str(word)
+        if kind == "card":
+            return self._card(word, column)
+        if kind == "seat":
+            return self._seat(word, column)
+        if kind == "scalar" and not _is_number(word):
+            return str(word)
+        if not _is_number(word) or (kind == "whole" and "." in word):
+            wanted = "a whole number" if kind == "whole" else "a number"
+            raise _UnreadableError("NOTATION-VALUE", f"{key} takes {wanted}, not {word!r}", column)
+        return float(word) if "." in word else int(word)
+
+    def _seat(self, word: str, column: int) -> int:
+        """A seat: its number, or a player's name (said in a note)."""
+        if word.isdigit() and not isinstance(word, Quoted):
+            return int(word)
+        assert self.record is not None
+        names = [ascii_lower(n) for n in self.record.data.get("players") or [] if isinstance(n, str)]
+        wanted = ascii_lower(word)
+        if names.count(wanted) == 1:
+            seat = names.index(wanted)
+            self._note(f"the player {word} read as seat {seat}", column)
+            return seat
+        raise _UnreadableError(
+            "NOTATION-VALUE",
+            f"{word!r} is not a seat: a seat is its number (0 first) or a player's name",
+            column,
+        )
+
+    def _card(self, word: str | Json, column: int) -> str:
+        """A card code as the JSON format takes it; a suit symbol or a Tarot `T` for 10 is read and said."""
+        if isinstance(word, (Json, Quoted)) or word == COMMA:
+            raise _UnreadableError(
+                "NOTATION-VALUE", "a card is written as its code, such as HK or T21", column
+            )
+        tarot_ten = word[0] in "SHDC" and word[-1] == "T" and self._game() == "french-tarot"
+        if word.isascii() and not tarot_ten:
+            return word
+        code = word
+        for symbol, letter in _SYMBOLS.items():
+            code = code.replace(symbol, letter)
+        if self._game() == "french-tarot":
+            code = _TAROT_TEN.sub(r"\g<1>10", ascii_upper(code)) if len(code) == 2 else code
+        if code != word:
+            self._note(f"the card {word} read as {ascii_upper(code)}", column)
+        return code
+
+    def _game(self) -> str | None:
+        """The game of the record being read."""
+        return self.record.data.get("game") if self.record is not None else None
+
+    def _hand(self, deal: dict[str, Any], words: list[str | Json], columns: list[int]) -> None:
+        """`hand SEAT cards...`: a seat's hand as dealt (the hands not written are not known)."""
+        if len(words) < 2:
+            raise _UnreadableError("NOTATION-VALUE", "hand is followed by its seat and its cards", columns[0])
+        if isinstance(words[1], Json):
+            raise _UnreadableError("NOTATION-VALUE", "hand is followed by its seat and its cards", columns[1])
+        seat = self._seat(words[1], columns[1])
+        assert self.record is not None
+        players = len(self.record.data.get("players") or [])
+        hands = deal.setdefault("hands", [None] * players)
+        if not isinstance(hands, list) or seat >= len(hands):
+            raise _UnreadableError(
+                "NOTATION-VALUE", f"seat {seat} is not at this table of {players}", columns[1]
+            )
+        hands[seat] = " ".join(
+            self._card(w, c) for w, c in zip(words[2:], columns[2:], strict=True) if w != COMMA
+        )
+        self.record.places[f"{self._path('hands', 'deal')}[{seat}]"] = (self.number, columns[0])
+
+    def _trick(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int) -> None:
+        """A trick: its cards from the leader, and a comment in quotes at the end; or `= {json}`."""
+        tricks = deal.setdefault("tricks", [])
+        path = f"{self._path('tricks', 'deal')}[{len(tricks)}]"
+        if words and isinstance(words[0], Json):
+            tricks.append(words[0].value)
+        else:
+            trick: dict[str, Any] = {}
+            if words and isinstance(words[-1], Quoted):
+                trick["comment"] = str(words[-1])
+                words, columns = words[:-1], columns[:-1]
+            while (
+                len(words) >= 2
+                and isinstance(words[-2], str)
+                and ascii_lower(words[-2]) in ("leader", "winner")
+            ):
+                trick[ascii_lower(words[-2])] = self._seat(words[-1], columns[-1])  # type: ignore[arg-type]
+                words, columns = words[:-2], columns[:-2]
+            cards = " ".join(self._card(w, c) for w, c in zip(words, columns, strict=True) if w != COMMA)
+            tricks.append({"cards": cards, **trick} if trick else cards)
+        assert self.record is not None
+        self.record.places[path] = (self.number, column)
+
+    def _announce(
+        self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int
+    ) -> None:
+        """`announce poignee SEAT LEVEL cards...`, `announce slam SEAT`, `announce misere SEAT KIND`."""
+        made = deal.setdefault("announcements", [])
+        path = f"{self._path('announcements', 'deal')}[{len(made)}]"
+        if words and isinstance(words[0], Json):
+            made.append(words[0].value)
+        else:
+            comment = None
+            if words and isinstance(words[-1], Quoted):
+                comment = str(words[-1])
+                words, columns = words[:-1], columns[:-1]
+            kind = ascii_lower(str(words[0])) if words else ""
+            shapes = {"poignee": 3, "slam": 2, "misere": 3}
+            if kind not in shapes or len(words) < shapes[kind]:
+                raise _UnreadableError(
+                    "NOTATION-VALUE",
+                    "announce poignee SEAT LEVEL CARDS, announce slam SEAT or announce misere SEAT KIND",
+                    column,
+                )
+            item: dict[str, Any] = {"type": kind, "seat": self._seat(words[1], columns[1])}  # type: ignore[arg-type]
+            if kind == "poignee":
+                item["level"] = str(words[2])
+                item["cards"] = " ".join(
+                    self._card(w, c) for w, c in zip(words[3:], columns[3:], strict=True) if w != COMMA
+                )
+            elif kind == "misere":
+                item["kind"] = str(words[2])
+            if comment is not None:
+                item["comment"] = comment
+            made.append(item)
+        assert self.record is not None
+        self.record.places[path] = (self.number, column)
+
+    def _knock_or_claim(
+        self, deal: dict[str, Any], key: str, words: list[str | Json], columns: list[int], column: int
+    ) -> None:
+        """`knock SEAT TRICK AFTER` (Charlemagne: a knock in trick TRICK after AFTER cards) and
+        `claim SEAT TRICKS`, each with a comment in quotes at the end; or `= JSON`."""
+        fields = ("seat", "trick", "after") if key == "knock" else ("seat", "tricks")
+        if words and isinstance(words[0], Json):
+            item = words[0].value
+        else:
+            item = {}
+            if words and isinstance(words[-1], Quoted):
+                item["comment"] = str(words[-1])
+                words, columns = words[:-1], columns[:-1]
+            if len(words) != len(fields):
+                raise _UnreadableError(
+                    "NOTATION-VALUE", f"{key} is followed by its {', '.join(fields)}", column
+                )
+            values = {"seat": self._seat(words[0], columns[0])}  # type: ignore[arg-type]
+            values |= {
+                f: self._one("whole", f, w, c)
+                for f, w, c in zip(fields[1:], words[1:], columns[1:], strict=True)
+            }
+            item = values | item
+        if key == "knock":
+            deal.setdefault("knocks", []).append(item)
+            path = f"{self._path('knocks', 'deal')}[{len(deal['knocks']) - 1}]"
+        else:
+            deal["claim"] = item
+            path = self._path("claim", "deal")
+        assert self.record is not None
+        self.record.places[path] = (self.number, column)
+
+    # --- what the reader says -------------------------------------------------------------
+
+    def _where(self, column: int) -> Location:
+        """The place of the line being read: file, line, column, record and deal."""
+        deals = len(self.record.data["deals"]) if self.record is not None else 0
+        record = self.records or 1
+        return Location(file=self.file, line=self.number, column=column, record=record, deal=deals or None)
+
+    def _problem(self, code: str, message: str, column: int) -> None:
+        """A part of the text that cannot be read: an error at its line and column."""
+        if self.record is None:
+            self._new_record()
+        assert self.record is not None
+        tail = "" if code == "NOTATION-DEAL-NUMBER" else "; the line is left out"
+        self.record.notes.append(
+            Diagnostic(code, Severity.ERROR, message + tail, self._where(column), rule=_RULES[code])
+        )
+
+    def _note(self, message: str, column: int) -> None:
+        """A tolerant spelling read: said as a warning (a note in strict validation)."""
+        assert self.record is not None
+        self.record.notes.append(
+            Diagnostic(NORMALISED, Severity.WARNING, message, self._where(column), rule="notation.tolerant")
+        )
+
+
+_RULES = {
+    "NOTATION-SYNTAX": "notation.syntax",
+    "NOTATION-TAG": "notation.tags",
+    "NOTATION-VALUE": "notation.values",
+    "NOTATION-DEAL-NUMBER": "notation.deals",
+}
+"""The rule id of each of the reader's error codes (spec/NOTATION.md)."""
+
+
+def _is_number(word: str | Json) -> bool:
+    """True for a bare token that is a number (`-4`, `40.5`)."""
+    return isinstance(word, str) and not isinstance(word, Quoted) and _NUMBER.fullmatch(word) is not None
+
+
+def _is_word(word: str | Json) -> bool:
+    """True for a bare word (not quoted, not JSON, not a comma)."""
+    return isinstance(word, str) and not isinstance(word, Quoted) and word != COMMA
+
+
+def _looks_like_word(key: str) -> bool:
+    """True for a token that reads as a misspelt keyword rather than a card: letters only, four or more."""
+    return len(key) >= 4 and key.isalpha() and key.isascii() and key not in ("fool", "excuse")
+
+
+def _calls(items: list[tuple[str | Json, int]]) -> list[Any]:
+    """The calls of an auction: words, or, when commas separate them, the words between commas;
+    a text in quotes after a call is that call's comment."""
+    words = [w for w, _ in items]
+    split = COMMA in words
+    calls: list[Any] = []
+    current: list[str] = []
+
+    def close() -> None:
+        if current:
+            calls.append(" ".join(current))
+            current.clear()
+
+    for word, column in items:
+        if isinstance(word, Quoted):
+            close()
+            if not calls or not isinstance(calls[-1], str):
+                raise _UnreadableError(
+                    "NOTATION-VALUE", "a comment in quotes follows the call it is about", column
+                )
+            calls[-1] = {"call": calls[-1], "comment": str(word)}
+        elif word == COMMA:
+            close()
+        else:
+            current.append(str(word))
+            if not split:
+                close()
+    close()
+    return calls
+
+
+def _tag_value(values: list[str | Json], column: int) -> Any:
+    """A tag's value: a JSON value after '=', a quoted text, or a bare word (a number, true or
+    false read as such)."""
+    if len(values) == 1:
+        value = values[0]
+        if isinstance(value, Json):
+            return value.value
+        if isinstance(value, Quoted):
+            return str(value)
+        if value in ("true", "false"):
+            return value == "true"
+        if _is_number(value):
+            return float(value) if "." in value else int(value)
+        return str(value)
+    raise _UnreadableError(
+        "NOTATION-TAG", "a tag's value is one word, a text in quotes, or '=' and a JSON value", column
+    )

@@ -1,0 +1,125 @@
+"""Joffre's fast derivation of a deal that leaves hands out (`Ruleset.quick_completed`).
+
+A played-out Joffre deal plays every card, so each unknown hand is the cards its seat played
+(`joffre.partial.tricks-only`, as `partial.complete` says). This finds who played each card
+straight from parsed JSON: the auction through the fast path's handler (`quick.run_auction`) on
+blank hands gives the bidder, who leads the first trick; his first card sets the trump
+(`play.set_trump`) and `play.settle_trick` gives each trick's winner, who leads the next. The
+seats are only a guess: `recordkit.quick` proves them by the fast replay of the completed deal.
+Any deal in a form the models would re-spell (aliases, objects, floats), abandoned, cut short or
+passed out, gives None, and the full derivation (`recordkit.derive`) runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recordkit.model import POINTS_LIMIT
+from recordkit.rules import fastread
+from recordkit.rules.base import Action, Completion, Table
+from recordkit.rules.joffre.cards import NO_TRUMP, cards_for
+from recordkit.rules.joffre.play import set_trump, winning_index
+from recordkit.rules.joffre.quick import DEAL_KEYS, TRUMPS, card_bits, card_ids, play_orders, run_auction
+from recordkit.rules.joffre.state import JoffreState, Phase
+
+
+def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
+    """joffre.partial.tricks-only: the deal (parsed JSON) with each hand it leaves out written as
+    the cards its seat played, exactly as `derive` gives it; None when not sure."""
+    dumped = _as_dumped(table, deal)
+    if dumped is None:
+        return None
+    n = table.players
+    state = JoffreState(
+        table, cards_for(n), deal["dealer"], [0] * n, [0] * n, written_trump=deal.get("trump")
+    )
+    if not run_auction(state, deal["auction"]) or state.phase != Phase.PLAY:
+        return None
+    played = _played(state, deal["tricks"])
+    return None if played is None else completed_hands(table, dumped, played, card_bits(n))
+
+
+def completed_hands(
+    table: Table, deal: dict[str, Any], played: list[list[int]], deck_bits: fastread.CardBits
+) -> Completion | None:
+    """`base.complete_hands` on parsed JSON, for a deal whose every card was played (`played`: the
+    cards each seat played): each hand left out (every one without `hands`, else each null) is
+    the cards its seat played, in deck order; None when no hand is left out, or a written one is
+    not a hand of canonical codes (`deck_bits`). `deal` must be otherwise as the model dumps it."""
+    n = table.players
+    hands = deal.get("hands")
+    if hands is None:
+        hands = [None] * n
+    elif type(hands) is not list or len(hands) != n:
+        return None
+    codes = table.deck.codes
+    size = len(codes) // n
+    derived: list[str] = []
+    completed: list[str] = []
+    for seat, hand in enumerate(hands):
+        if hand is None:
+            derived.append(f"hands[{seat}]")
+            completed.append(" ".join([codes[card] for card in sorted(played[seat])]))
+        elif fastread.group_mask(deck_bits, hand, size) is None:
+            return None
+        else:
+            completed.append(hand)
+    if not derived:
+        return None
+    return Completion({**deal, "hands": completed}, derived)
+
+
+def _played(state: JoffreState, tricks: list[Any]) -> list[list[int]] | None:
+    """The cards each seat played, by the rules' leaders and winners (from the bidder's lead),
+    when the tricks are the whole deck once, written as plain strings."""
+    n = state.players
+    cards = state.cards
+    if len(tricks) != cards.hand_size or not all(type(trick) is str for trick in tricks):
+        return None
+    written = fastread.tricks(card_ids(n), tricks, n)
+    if written is None or set_trump(
+        state, written[0][0][0], Action("play", written[0][0][0], path="tricks[0]")
+    ):
+        return None
+    trump = state.trump if state.trump is not None else NO_TRUMP
+    orders = play_orders(n)
+    played: list[list[int]] = [[] for _ in range(n)]
+    leader = state.leader
+    for trick, _leader, _winner in written:
+        seats = orders[leader]
+        for seat, card in zip(seats, trick, strict=True):
+            played[seat].append(card)
+        leader = seats[winning_index(cards, trump, trick)]  # joffre.trick.leader: the winner leads
+    return played if len(set().union(*played)) == len(cards.deck) else None
+
+
+def _as_dumped(table: Table, deal: dict[str, Any]) -> dict[str, Any] | None:
+    """The deal as the deal model dumps it (nulls left out, the status written), when each field is
+    in the form the model keeps as written: a seat dealing, canonical calls and tricks as plain
+    strings, a canonical trump, a played deal, whole numbers; None otherwise."""
+    if not DEAL_KEYS.issuperset(deal) or not fastread.notes_ok(deal):
+        return None
+    dealer, auction, trump = deal.get("dealer"), deal.get("auction"), deal.get("trump")
+    if type(dealer) is not int or not 0 <= dealer < table.players or deal.get("status", "played") != "played":
+        return None
+    if type(auction) is not list or not all(type(call) is str for call in auction):
+        return None
+    if type(deal.get("tricks")) is not list or (
+        trump is not None and (type(trump) is not str or trump not in TRUMPS)
+    ):
+        return None
+    result, totals = deal.get("result"), deal.get("totals")
+    if result is not None and (
+        type(result) is not dict or result.keys() != {"scores"} or not _whole(result["scores"])
+    ):
+        return None
+    if totals is not None and not _whole(totals):
+        return None
+    dumped = {key: value for key, value in deal.items() if value is not None}
+    dumped["status"] = "played"
+    return dumped
+
+
+def _whole(values: Any) -> bool:
+    """A list of whole numbers within the points' range, which the model keeps as written."""
+    return type(values) is list and all(type(v) is int and -POINTS_LIMIT <= v <= POINTS_LIMIT for v in values)

@@ -69,44 +69,45 @@ def completed_hands(
     return Completion({**deal, "hands": completed}, derived)
 
 
-def _played(state: JoffreState, tricks: list[Any]) -> list[list[int]] | None:
+def _played(state: JoffreState, tricks: list[str]) -> list[list[int]] | None:
     """The cards each seat played, by the rules' leaders and winners (from the bidder's lead),
-    when the tricks are the whole deck once, written as plain strings."""
+    when the tricks are the whole deck once."""
     n = state.players
     cards = state.cards
-    if len(tricks) != cards.hand_size or not all(type(trick) is str for trick in tricks):
+    written = fastread.tricks(card_ids(n), tricks, n) if len(tricks) == cards.hand_size else None
+    if written is None:
         return None
-    written = fastread.tricks(card_ids(n), tricks, n)
-    if written is None or set_trump(
-        state, written[0][0][0], Action("play", written[0][0][0], path="tricks[0]")
-    ):
+    first = written[0][0][0]
+    if set_trump(state, first, Action("play", first, path="tricks[0]")):
         return None
     trump = state.trump if state.trump is not None else NO_TRUMP
     orders = play_orders(n)
-    played: list[list[int]] = [[] for _ in range(n)]
     leader = state.leader
+    by_seat: list[list[int]] = []  # each trick's cards in seat order, seat 0 first
     for trick, _leader, _winner in written:
-        seats = orders[leader]
-        for seat, card in zip(seats, trick, strict=True):
-            played[seat].append(card)
-        leader = seats[winning_index(cards, trump, trick)]  # joffre.trick.leader: the winner leads
+        by_seat.append(trick[-leader:] + trick[:-leader] if leader else trick)
+        leader = orders[leader][winning_index(cards, trump, trick)]  # joffre.trick.leader: the winner leads
+    played = [list(hand) for hand in zip(*by_seat, strict=True)]
     return played if len(set().union(*played)) == len(cards.deck) else None
 
 
 def _as_dumped(table: Table, deal: dict[str, Any]) -> dict[str, Any] | None:
     """The deal as the deal model dumps it (nulls left out, the status written), when each field is
-    in the form the model keeps as written: a seat dealing, canonical calls and tricks as plain
-    strings, a canonical trump, a played deal, whole numbers; None otherwise."""
+    in the form the model keeps as written: a seat dealing, calls and tricks as plain strings, a
+    canonical trump, a played deal, whole numbers; None otherwise."""
     if not DEAL_KEYS.issuperset(deal) or not fastread.notes_ok(deal):
         return None
-    dealer, auction, trump = deal.get("dealer"), deal.get("auction"), deal.get("trump")
+    dealer, auction, tricks, trump = (
+        deal.get("dealer"),
+        deal.get("auction"),
+        deal.get("tricks"),
+        deal.get("trump"),
+    )
     if type(dealer) is not int or not 0 <= dealer < table.players or deal.get("status", "played") != "played":
         return None
-    if type(auction) is not list or not all(type(call) is str for call in auction):
+    if type(auction) is not list or type(tricks) is not list or not _all_of(str, auction + tricks):
         return None
-    if type(deal.get("tricks")) is not list or (
-        trump is not None and (type(trump) is not str or trump not in TRUMPS)
-    ):
+    if trump is not None and (type(trump) is not str or trump not in TRUMPS):
         return None
     result, totals = deal.get("result"), deal.get("totals")
     if result is not None and (
@@ -115,11 +116,24 @@ def _as_dumped(table: Table, deal: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if totals is not None and not _whole(totals):
         return None
+    if "status" in deal and None not in deal.values():
+        return deal  # the usual case: as the model writes it already
     dumped = {key: value for key, value in deal.items() if value is not None}
     dumped["status"] = "played"
     return dumped
 
 
+def _all_of(kind: type, values: list[Any]) -> bool:
+    """Whether every item of a list is exactly of this type (no subclass: a bool is not an int)."""
+    return set(map(type, values)) <= {kind}
+
+
 def _whole(values: Any) -> bool:
-    """A list of whole numbers within the points' range, which the model keeps as written."""
-    return type(values) is list and all(type(v) is int and -POINTS_LIMIT <= v <= POINTS_LIMIT for v in values)
+    """A non-empty list of whole numbers within the points' range, which the model keeps as written."""
+    return (
+        type(values) is list
+        and bool(values)
+        and _all_of(int, values)
+        and min(values) >= -POINTS_LIMIT
+        and max(values) <= POINTS_LIMIT
+    )

@@ -12,6 +12,7 @@ passed out, gives None, and the full derivation (`recordkit.derive`) runs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from recordkit.model import POINTS_LIMIT
@@ -21,6 +22,9 @@ from recordkit.rules.joffre.cards import NO_TRUMP, cards_for
 from recordkit.rules.joffre.play import set_trump, winning_index
 from recordkit.rules.joffre.quick import DEAL_KEYS, TRUMPS, card_bits, card_ids, play_orders, run_auction
 from recordkit.rules.joffre.state import JoffreState, Phase
+
+HAND_PATHS = tuple(f"hands[{seat}]" for seat in range(fastread.MAX_SEAT + 1))
+"""The path of each seat's hand, as `Completion.derived` names a derived one."""
 
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -40,25 +44,26 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
 
 
 def completed_hands(
-    table: Table, deal: dict[str, Any], played: list[list[int]], deck_bits: fastread.CardBits
+    table: Table, deal: dict[str, Any], played: Sequence[Sequence[int]], deck_bits: fastread.CardBits
 ) -> Completion | None:
     """`base.complete_hands` on parsed JSON, for a deal whose every card was played (`played`: the
     cards each seat played): each hand left out (every one without `hands`, else each null) is
     the cards its seat played, in deck order; None when no hand is left out, or a written one is
     not a hand of canonical codes (`deck_bits`). `deal` must be otherwise as the model dumps it."""
     n = table.players
-    hands = deal.get("hands")
-    if hands is None:
-        hands = [None] * n
-    elif type(hands) is not list or len(hands) != n:
-        return None
     codes = table.deck.codes
+    hands = deal.get("hands")
+    if hands is None:  # the usual tricks-only deal
+        completed = [" ".join([codes[card] for card in sorted(cards)]) for cards in played]
+        return Completion({**deal, "hands": completed}, list(HAND_PATHS[:n]))
+    if type(hands) is not list or len(hands) != n:
+        return None
     size = len(codes) // n
     derived: list[str] = []
-    completed: list[str] = []
+    completed = []
     for seat, hand in enumerate(hands):
         if hand is None:
-            derived.append(f"hands[{seat}]")
+            derived.append(HAND_PATHS[seat])
             completed.append(" ".join([codes[card] for card in sorted(played[seat])]))
         elif fastread.group_mask(deck_bits, hand, size) is None:
             return None
@@ -69,7 +74,7 @@ def completed_hands(
     return Completion({**deal, "hands": completed}, derived)
 
 
-def _played(state: JoffreState, tricks: list[str]) -> list[list[int]] | None:
+def _played(state: JoffreState, tricks: list[str]) -> list[tuple[int, ...]] | None:
     """The cards each seat played, by the rules' leaders and winners (from the bidder's lead),
     when the tricks are the whole deck once."""
     n = state.players
@@ -87,7 +92,7 @@ def _played(state: JoffreState, tricks: list[str]) -> list[list[int]] | None:
     for trick, _leader, _winner in written:
         by_seat.append(trick[-leader:] + trick[:-leader] if leader else trick)
         leader = orders[leader][winning_index(cards, trump, trick)]  # joffre.trick.leader: the winner leads
-    played = [list(hand) for hand in zip(*by_seat, strict=True)]
+    played = list(zip(*by_seat, strict=True))
     return played if len(set().union(*played)) == len(cards.deck) else None
 
 

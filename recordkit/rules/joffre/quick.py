@@ -122,12 +122,6 @@ def _auction(state: JoffreState, written: Any, actions: list[Action]) -> bool:
     return state.phase != Phase.AUCTION
 
 
-def run_auction(state: JoffreState, written: Any) -> bool:
-    """The calls through `_auction`, not kept: for the fast derivation of hands
-    (`joffre.quick_partial`), whose state deals blank hands, since the auction reads no card."""
-    return _auction(state, written, [])
-
-
 def _play(state: JoffreState, tricks: Any) -> bool:
     """Every trick, card by card: held and following the nation led, the bidder's first card
     setting the trump; then who won it, and the leader and winner the record states, if any."""

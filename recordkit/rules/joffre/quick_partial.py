@@ -2,9 +2,9 @@
 
 A played-out Joffre deal plays every card, so each unknown hand is the cards its seat played
 (`joffre.partial.tricks-only`, as `partial.complete` says). This finds who played each card
-straight from parsed JSON: the auction through the fast path's handler (`quick.run_auction`) on
-blank hands gives the bidder, who leads the first trick; his first card sets the trump
-(`play.set_trump`) and `play.settle_trick` gives each trick's winner, who leads the next. The
+straight from parsed JSON: the auction through the rules' handler (`auction.take_bid`) on blank
+hands gives the bidder, who leads the first trick; his first card sets the trump
+(`play.set_trump`) and `play.winning_index` gives each trick's winner, who leads the next. The
 seats are only a guess: `recordkit.quick` proves them by the fast replay of the completed deal.
 Any deal in a form the models would re-spell (aliases, objects, floats), abandoned, cut short or
 passed out, gives None, and the full derivation (`recordkit.derive`) runs.
@@ -18,9 +18,10 @@ from typing import Any
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
 from recordkit.rules.base import Action, Completion, Table
+from recordkit.rules.joffre.auction import take_bid
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for
 from recordkit.rules.joffre.play import set_trump, winning_index
-from recordkit.rules.joffre.quick import DEAL_KEYS, TRUMPS, card_bits, card_ids, play_orders, run_auction
+from recordkit.rules.joffre.quick import CALLS, DEAL_KEYS, TRUMPS, card_bits, card_ids, play_orders
 from recordkit.rules.joffre.state import JoffreState, Phase
 
 HAND_PATHS = tuple(f"hands[{seat}]" for seat in range(fastread.MAX_SEAT + 1))
@@ -37,7 +38,14 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     state = JoffreState(
         table, cards_for(n), deal["dealer"], [0] * n, [0] * n, written_trump=deal.get("trump")
     )
-    if not run_auction(state, deal["auction"]) or state.phase != Phase.PLAY:
+    auction = deal["auction"]
+    if len(auction) != n:
+        return None
+    for name in auction:  # each call through the rules' handler, which ends the auction
+        value = CALLS.get(name)
+        if value is None or take_bid(state, Action("bid", value)):
+            return None
+    if state.phase != Phase.PLAY:
         return None
     played = _played(state, deal["tricks"])
     return None if played is None else completed_hands(table, dumped, played, card_bits(n))

@@ -26,7 +26,7 @@ from recordkit.rules.base import (
     dealt_hands,
     incomplete,
 )
-from recordkit.rules.joffre import auction, ending, partial, play, quick, sheet
+from recordkit.rules.joffre import auction, ending, partial, play, quick, quick_partial, sheet
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
 from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids, totals_before
 from recordkit.rules.joffre.options import JoffreOptions
@@ -227,6 +227,11 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
     ) -> Completion:
         """joffre.partial.*: each unknown hand is the cards its seat played."""
         return partial.complete(table, deal, played)
+
+    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
+        """joffre.partial.tricks-only on the fast path: the hands a played-out deal leaves out,
+        from its JSON (`joffre.quick_partial`)."""
+        return quick_partial.quick_completed(table, deal)
 
     def is_sheet(self, deal: JoffreDeal) -> bool:
         """joffre.sheet: a deal that is only its line on the score sheet."""

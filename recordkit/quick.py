@@ -73,7 +73,7 @@ def _quick_derived(
     fast replay of the completed deal finds every card held by the seat the rules make play it."""
     guessed = ruleset.quick_completed(table, deal)
     if guessed is not None:
-        found = ruleset.quick_deal(table, guessed.deal, before)
+        found = ruleset.quick_deal(table, guessed.deal, before, guessed)
         if found is not None:
             return replace(found, completion=guessed)
     try:

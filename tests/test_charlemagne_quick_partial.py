@@ -58,7 +58,7 @@ def test_tricks_only_deals_take_the_fast_derivation(seed: int, options: dict[str
             continue
         completion = CHARLEMAGNE.quick_completed(table, deal)
         assert completion is not None
-        assert CHARLEMAGNE.quick_deal(table, completion.deal, [0, 0, 0, 0]) is not None
+        assert CHARLEMAGNE.quick_deal(table, completion.deal, [0, 0, 0, 0], completion) is not None
 
 
 @PROPERTY
@@ -101,7 +101,7 @@ def test_a_card_played_twice_is_the_full_derivations() -> None:
     full, _ = derive(CHARLEMAGNE, table, CHARLEMAGNE.Deal.model_validate(deal))
     assert fast is not None and full is not None
     assert fast.deal == full.deal.model_dump(mode="json", exclude_none=True)
-    assert CHARLEMAGNE.quick_deal(table, fast.deal, [0, 0, 0, 0]) is None
+    assert CHARLEMAGNE.quick_deal(table, fast.deal, [0, 0, 0, 0], fast) is None
     assert clean_replays(data) is None
 
 

@@ -72,7 +72,7 @@ def test_tricks_only_deals_take_the_fast_derivation_joffre_partial_tricks_only(
             if deal["tricks"]:  # a deal everybody passed plays no card: the full path derives it
                 fast = JOFFRE.quick_completed(table, deal)
                 assert fast is not None
-                assert JOFFRE.quick_deal(table, fast.deal, before) is not None
+                assert JOFFRE.quick_deal(table, fast.deal, before, fast) is not None
                 assert _same(fast, _full(table, deal))
                 fast_ones += 1
             before = deal["totals"]
@@ -127,7 +127,7 @@ def test_a_revoke_is_derived_but_not_proven_joffre_play_follow() -> None:
     deal = {key: value for key, value in CLUB_1_REVOKE.items() if key != "hands"}
     fast = JOFFRE.quick_completed(TABLE, deal)
     assert fast is not None and _same(fast, _full(TABLE, deal))
-    assert JOFFRE.quick_deal(TABLE, fast.deal, [0, 0, 0, 0]) is None
+    assert JOFFRE.quick_deal(TABLE, fast.deal, [0, 0, 0, 0], fast) is None
 
 
 @pytest.mark.parametrize(

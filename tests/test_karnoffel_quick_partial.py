@@ -58,7 +58,7 @@ def test_generated_tricks_only_deals_take_the_fast_derivation(
             assert fast is not None
             assert fast.deal == full.deal.model_dump(mode="json", exclude_none=True)
             assert (fast.derived, fast.unchecked) == (full.derived, full.unchecked)
-            assert KARNOFFEL.quick_deal(table, fast.deal, totals) is not None
+            assert KARNOFFEL.quick_deal(table, fast.deal, totals, fast) is not None
         totals = deal["totals"]
     tricks_only = {**record, "deals": [without(deal, "hands") for deal in record["deals"]]}
     assert clean_replays(tricks_only) is not None

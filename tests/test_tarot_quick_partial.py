@@ -101,7 +101,7 @@ def test_a_tricks_only_deal_played_out_takes_the_fast_path(
             assert _same(table, tricks)
             completed = TAROT.quick_completed(table, tricks)
             assert completed is not None
-            assert TAROT.quick_deal(table, completed.deal, totals) is not None
+            assert TAROT.quick_deal(table, completed.deal, totals, completed) is not None
         else:
             assert TAROT.quick_completed(table, tricks) is None
         totals = deal["totals"]
@@ -140,7 +140,7 @@ def test_a_slams_declarer_leads_the_first_trick_of_the_derivation() -> None:
         assert [hands[s] for s in range(table.players) if s != taker] == [
             deal["hands"][s] for s in range(table.players) if s != taker
         ]
-        assert TAROT.quick_deal(table, completed.deal, [0] * table.players) is not None
+        assert TAROT.quick_deal(table, completed.deal, [0] * table.players, completed) is not None
 
 
 def test_odd_forms_take_the_full_derivation() -> None:

@@ -243,13 +243,20 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     """Fields of a deal's result besides the scores that `quick_deal` checks itself."""
 
     def quick_deal(
-        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+        self,
+        table: Table,
+        deal: dict[str, Any],
+        before: Sequence[int | float],
+        completion: Completion | None = None,
     ) -> QuickDeal | None:
         """The fast path: a deal straight from parsed JSON, when replaying it in full would report
         nothing at all (its `result` and `totals` aside: the caller checks them against the scores,
         and a result holds only `scores`); `before` is the running totals before the deal, as
-        `start` gets them. None whenever that is not certain, so that the full replay explains it;
-        None is always safe, and is what a game without a fast path says."""
+        `start` gets them. `completion` is the fast derivation's when the deal is one it completed
+        (`quick_completed`): the checks it leaves without their facts (`completion.unchecked`) are
+        not made, as the full replay drops their findings. None whenever that is not certain, so
+        that the full replay explains it; None is always safe, and is what a game without a fast
+        path says."""
         return None
 
     def trick_points(self, trick: PlayedTrick) -> int | float | None:

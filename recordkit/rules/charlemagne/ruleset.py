@@ -250,7 +250,11 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
     quick_result_fields: ClassVar[frozenset[str]] = frozenset({"tricks"})
 
     def quick_deal(
-        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+        self,
+        table: Table,
+        deal: dict[str, Any],
+        before: Sequence[int | float],
+        completion: Completion | None = None,
     ) -> QuickDeal | None:
         """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
         return quick.quick_deal(table, deal, self.turn)

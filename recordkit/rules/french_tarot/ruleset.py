@@ -469,7 +469,11 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         return deal_scores(state) if state.scorable else None
 
     def quick_deal(
-        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+        self,
+        table: Table,
+        deal: dict[str, Any],
+        before: Sequence[int | float],
+        completion: Completion | None = None,
     ) -> QuickDeal | None:
         return quick.quick_deal(table, deal)
 

@@ -213,7 +213,11 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         return problems + sheet.cap_unknown(state.table.options, state.before, state.bidder)
 
     def quick_deal(
-        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+        self,
+        table: Table,
+        deal: dict[str, Any],
+        before: Sequence[int | float],
+        completion: Completion | None = None,
     ) -> QuickDeal | None:
         """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`)."""
         return quick.quick_deal(table, deal, before)

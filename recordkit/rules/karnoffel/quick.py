@@ -42,35 +42,18 @@ Words = list[list[tuple[str, int | None]]]
 """The proposal windows as read: each word's canonical name and the seat the record writes."""
 
 
-_DERIVED: list[tuple[dict[str, Any], frozenset[int]]] = []
-"""The deal the fast derivation (`quick_partial`) completed last, with its seats that hold only the
-cards they played, fewer than dealt: the fast replay that proves it next (`recordkit.quick`) leaves
-their hand sizes unchecked, as the full derivation does (DEAL-HAND-SIZE in its `unchecked`). Known
-by identity, so any other deal (or another thread's) is read as written."""
-
-
-def note_derived(deal: dict[str, Any], unsized: frozenset[int]) -> None:
-    """Remember a deal the fast derivation completed, and the seats whose hand sizes it leaves
-    unchecked, for the fast replay that proves it."""
-    _DERIVED[:] = [(deal, unsized)]
-
-
-def _unsized(deal: dict[str, Any]) -> frozenset[int]:
-    """The seats whose hand sizes go unchecked: those of the fast derivation's last deal, if this
-    is it."""
-    last = _DERIVED[0] if _DERIVED else None
-    return last[1] if last is not None and last[0] is deal else frozenset()
-
-
-def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]) -> QuickDeal | None:
+def quick_deal(
+    table: Table, deal: dict[str, Any], before: Sequence[int | float], unsized: frozenset[int] = frozenset()
+) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
     fast path accepts has totals that follow from them, so its own line (what `start` reads first)
-    says the same."""
+    says the same. The seats in `unsized` (a derived deal's, holding only the cards they played)
+    are not sized."""
     windows = _windows(deal.get("proposals", []))
     if windows is None:
         return None
-    state = _dealt(table, deal, windows)
+    state = _dealt(table, deal, windows, unsized)
     if state is None:
         return None
     state.before = sides_before([int(total) for total in before], state.players)
@@ -104,7 +87,9 @@ def _windows(written: Any) -> Words | None:
     return windows
 
 
-def _dealt(table: Table, deal: dict[str, Any], windows: Words) -> KarnoffelState | None:
+def _dealt(
+    table: Table, deal: dict[str, Any], windows: Words, unsized: frozenset[int] = frozenset()
+) -> KarnoffelState | None:
     """The state after the staged deal: the right keys, a played deal, the rounds' sizes for where
     the windows stopped it, every card at most once, the chosen suit as stated."""
     if (
@@ -118,7 +103,6 @@ def _dealt(table: Table, deal: dict[str, Any], windows: Words) -> KarnoffelState
     stated = deal.get("chosen_suit")
     if type(dealer) is not int or not 0 <= dealer < n or (stated is not None and stated not in SUIT_LETTERS):
         return None
-    unsized = _unsized(deal)
     hands = deal.get("hands", [])
     groups = (
         _groups(CARD_IDS[table.options.deck], [deal.get("faceup"), *hands], bool(unsized))

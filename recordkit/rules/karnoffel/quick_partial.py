@@ -9,9 +9,9 @@ as `partial.complete` writes it, with the same derived groups and the same check
 their facts (a hand whose cards were not all played: its size). Anything else returns None and
 the full derivation runs: round 1 or the chosen suit not known (the suit is then fitted to the
 play), calls or tricks as objects, a surrender with cards after it, a play that does not end
-where the record does. The guess is proven by the fast replay of the completed deal, which
-`quick.note_derived` tells to leave the sizes of the hands known only in part unchecked, as the full
-replay does.
+where the record does. The guess is proven by the fast replay of the completed deal, which is given
+the completion (`Ruleset.quick_deal`) and so leaves the sizes of the hands known only in part
+unchecked, as the full replay does.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners, stage_of_words
 from recordkit.rules.karnoffel.partial import NOTHING_PLAYED, UNPLAYED, Played
 from recordkit.rules.karnoffel.play import end_trick
-from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS, note_derived
+from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS
 from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
 
@@ -83,7 +83,6 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         if len(mine) < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
     completed = {**deal, "hands": written, "proposals": words, "tricks": tricks, "status": "played"}
-    note_derived(completed, frozenset(seat for _code, seat in unchecked if seat is not None))
     return Completion(completed, paths, unchecked)
 
 

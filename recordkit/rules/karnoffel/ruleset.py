@@ -261,10 +261,18 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         return sheet.sheet_of(deal, state)
 
     def quick_deal(
-        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+        self,
+        table: Table,
+        deal: dict[str, Any],
+        before: Sequence[int | float],
+        completion: Completion | None = None,
     ) -> QuickDeal | None:
-        """The fast path (`recordkit.rules.karnoffel.quick`): a clean deal proven so from its JSON."""
-        return quick.quick_deal(table, deal, before)
+        """The fast path (`recordkit.rules.karnoffel.quick`): a clean deal proven so from its JSON;
+        for a deal the fast derivation completed, the seats whose hand sizes it leaves unchecked
+        (they hold only the cards they played) are not sized."""
+        unchecked = completion.unchecked if completion is not None else {}
+        unsized = frozenset(seat for code, seat in unchecked if code == "DEAL-HAND-SIZE" and seat is not None)
+        return quick.quick_deal(table, deal, before, unsized)
 
     def next_dealer(self, table: Table, dealer: int, previous: KarnoffelState | None = None) -> int:
         """karnoffel.deal.rotation: the forehand deals next; after a surrender, as the option says."""

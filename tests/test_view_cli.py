@@ -29,12 +29,14 @@ def embedded(page: str) -> dict[str, Any]:
 
 def unpacked_hands(deal: dict[str, Any]) -> list[list[str]]:
     """Each trick's hands as the page unpacks them: a trick without hands has the previous
-    trick's less the cards played in it."""
+    trick's less the cards played in it, and a first trick's hand left out is the hand as dealt."""
     out: list[list[str]] = []
     fields = {name: index for index, name in enumerate(TRICK_FIELDS)}
+    dealt = {group[0]: group[3] for group in deal["groups"]}  # path -> cards, as packed
     for index, row in enumerate(deal["tricks"] or []):
         if row[fields["hands"]] is not None:
-            out.append(row[fields["hands"]])
+            hands = row[fields["hands"]]
+            out.append([dealt[f"hands[{seat}]"] if h is None else h for seat, h in enumerate(hands)])
             continue
         before = deal["tricks"][index - 1]
         played = set(zip(before[fields["seats"]], before[fields["cards"]].split(), strict=True))

@@ -40,7 +40,8 @@ def compact(model: dict[str, Any]) -> dict[str, Any]:
     """The model as the page embeds it, packed to stay small (a record of 1,000 deals in well under
     2 MB): each trick an array of `TRICK_FIELDS` with its cards and seats apart, each call an
     array, each group and summary an array, each group's cards one string (`?` for a card not known), and a trick's `hands` null
-    where they are exactly the previous trick's hands less the cards played in it; checked here
+    where they are exactly the previous trick's hands less the cards played in it (the first
+    trick's, each hand that is exactly as dealt); checked here
     trick by trick, so that unpacking them infers nothing the model does not say. The shares are
     left out: the page shows the running points. The words the deals repeat (a call's kind, a
     step of the working) are numbers into `words`; hands all empty at the end are null."""
@@ -54,8 +55,16 @@ def compact(model: dict[str, Any]) -> dict[str, Any]:
     for deal in out["deals"]:
         tricks = deal.get("tricks") or []
         follows = [False] + [trick["hands"] == _less(earlier) for earlier, trick in pairwise(tricks)]
+        dealt = {
+            g["path"]: " ".join("?" if c is None else c for c in g["cards"]) for g in deal.get("groups", [])
+        }
         deal["tricks"] = (
-            [pack_trick(t, follow) for t, follow in zip(tricks, follows, strict=True)] if tricks else None
+            [
+                pack_trick(t, follow, dealt if index == 0 else {})
+                for index, (t, follow) in enumerate(zip(tricks, follows, strict=True))
+            ]
+            if tricks
+            else None
         )
         deal["groups"] = [
             [
@@ -79,10 +88,14 @@ def compact(model: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def pack_trick(trick: dict[str, Any], follows: bool) -> list[Any]:
+def pack_trick(trick: dict[str, Any], follows: bool, dealt: dict[str, str]) -> list[Any]:
     """A trick as an array of `TRICK_FIELDS`: its cards as one string and their seats as a list,
-    its hands null when they follow from the previous trick's."""
+    its hands null when they follow from the previous trick's, and a hand null where it is the
+    hand as dealt (`dealt`, the deal's groups by path: given for the first trick)."""
     sides = trick["running_sides"]
+    hands = [
+        None if dealt.get(f"hands[{seat}]") == hand else hand for seat, hand in enumerate(trick["hands"])
+    ]
     return [
         trick["leader"],
         trick["winner"],
@@ -92,7 +105,7 @@ def pack_trick(trick: dict[str, Any], follows: bool) -> list[Any]:
         trick["running"],
         None if sides is None else [sides["declarer"], sides["others"]],
         [[note["after"], note["text"]] for note in trick["notes"]] or None,
-        None if follows else trick["hands"],
+        None if follows else hands,
     ]
 
 

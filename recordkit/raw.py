@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -112,4 +113,11 @@ def json_error(
         f"not valid JSON at {place}: {reason}",
         Location(file=where.file, line=line, record=where.record),
         rule="format.json",
+    )
+
+
+def unreadable_file(path: Path, error: OSError) -> Diagnostic:
+    """FILE-UNREADABLE for a file the system will not give us, with its reason."""
+    return Diagnostic(
+        "FILE-UNREADABLE", Severity.ERROR, f"cannot read the file: {error.strerror}", Location(file=str(path))
     )

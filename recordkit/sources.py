@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.jsonread import BOM, CHUNK, MAX_RECORD_BYTES, bom_warning, json_file_records, too_large
-from recordkit.raw import RawLine, RawRecord, Source, json_error, parsed
+from recordkit.raw import RawLine, RawRecord, Source, json_error, parsed, unreadable_file
 
 MANIFEST = "_recordkit.json"
 """An archive's manifest (recordkit.archive.store.MANIFEST): its folder is an archive."""
@@ -110,12 +110,7 @@ def read_records(path: Path, parse: bool = True) -> Iterator[Source]:
             else:
                 yield from json_file_records(handle, str(path), parse)
     except OSError as error:
-        yield Diagnostic(
-            "FILE-UNREADABLE",
-            Severity.ERROR,
-            f"cannot read the file: {error.strerror}",
-            Location(file=str(path)),
-        )
+        yield unreadable_file(path, error)
 
 
 def jsonl_records(handle: BinaryIO, file: str | None, parse: bool = True) -> Iterator[Source]:

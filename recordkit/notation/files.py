@@ -7,7 +7,7 @@ from pathlib import Path
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.notation.read import read_text
-from recordkit.raw import RawRecord, Source
+from recordkit.raw import RawRecord, Source, unreadable_file
 
 
 def notation_records(path: Path) -> Iterator[Source]:
@@ -27,9 +27,4 @@ def notation_records(path: Path) -> Iterator[Source]:
             rule="notation.syntax",
         )
     except OSError as error:
-        yield Diagnostic(
-            "FILE-UNREADABLE",
-            Severity.ERROR,
-            f"cannot read the file: {error.strerror}",
-            Location(file=str(path)),
-        )
+        yield unreadable_file(path, error)

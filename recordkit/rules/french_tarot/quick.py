@@ -161,16 +161,24 @@ def _took(handler: Handler, state: TarotState, action: Action, actions: list[Act
 
 def _announcements(state: TarotState, written: Any, actions: list[Action]) -> bool:
     """Slams, poignées and misères before the first card, each through the full-path handler."""
+    found = announcement_actions(written)
+    return found is not None and all(
+        _took(announcements.take_announcement, state, action, actions) for action in found
+    )
+
+
+def announcement_actions(written: Any) -> list[Action] | None:
+    """The announcements written in canonical form as the actions the full-path handler takes;
+    None for any other form."""
     if type(written) is not list:
-        return False
+        return None
+    found = []
     for index, note in enumerate(written):
         value = _announcement(note)
         if value is None:
-            return False
-        action = Action("announce", value, note["seat"], f"announcements[{index}]")
-        if not _took(announcements.take_announcement, state, action, actions):
-            return False
-    return True
+            return None
+        found.append(Action("announce", value, note["seat"], f"announcements[{index}]"))
+    return found
 
 
 def _announcement(note: Any) -> tuple[object, ...] | None:

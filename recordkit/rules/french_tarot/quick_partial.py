@@ -25,7 +25,13 @@ from recordkit.rules import fastread
 from recordkit.rules.base import Action, Completion, Table
 from recordkit.rules.french_tarot import announcements, contract, partial
 from recordkit.rules.french_tarot.cards import BITS, DECK, FULL_DECK, HAND_SIZES
-from recordkit.rules.french_tarot.quick import BID_VALUES, CARD_IDS, DEAL_KEYS, _announcement, winner_by_rank
+from recordkit.rules.french_tarot.quick import (
+    BID_VALUES,
+    CARD_IDS,
+    DEAL_KEYS,
+    announcement_actions,
+    winner_by_rank,
+)
 from recordkit.rules.french_tarot.record import Announcement, Misere, TarotDeal
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
@@ -137,16 +143,11 @@ def _contract(table: Table, deal: dict[str, Any]) -> TarotState | None:
         contract.take_call(state, Action("call", card, state.taker))
     elif called is not None or state.phase == Phase.DONE:  # a call out of place, or a redeal
         return None
-    notes = deal.get("announcements", [])
-    if type(notes) is not list:
+    found = announcement_actions(deal.get("announcements", []))
+    if found is None:
         return None
-    for index, note in enumerate(notes):
-        announced = _announcement(note)
-        if announced is None:
-            return None
-        announcements.take_announcement(
-            state, Action("announce", announced, note["seat"], f"announcements[{index}]")
-        )
+    for action in found:
+        announcements.take_announcement(state, action)
     return state
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -757,11 +758,20 @@ def record(
 
 def main() -> None:
     """Entry point of the `recordkit` script; never shows a traceback for bad input."""
+    _printable_anywhere()
     try:
         app()
     except KeyboardInterrupt:
         err.print("interrupted")
         raise SystemExit(130) from None
+
+
+def _printable_anywhere() -> None:
+    """Write what the terminal's encoding cannot show as escapes (`Zo\\xe9`), so that a player's
+    name on an ASCII console never ends a command with a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 __all__ = ["app", "main"]

@@ -14,8 +14,8 @@ import pyarrow as pa
 from recordkit.codec import to_data
 from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
+from recordkit.model import RecordBase
 from recordkit.rules.base import DealSummary
-from recordkit.validate import RecordReport
 
 ARCHIVE_FORMAT = "recordkit-archive"
 ARCHIVE_VERSION = 4
@@ -216,6 +216,24 @@ VIOLATIONS = with_pandas_metadata(
 """The table `recordkit validate --violations` writes beside an archive's tables."""
 
 
+@dataclass(slots=True)
+class Archived:
+    """One record as the tables store it: its canonical envelope (without the deals) and
+    canonical deals as JSON values, its options, and each deal's replay."""
+
+    envelope: dict[str, Any]
+    options: Any
+    deals: list[dict[str, Any]]
+    replays: list[DealReplay | None]
+
+
+def archived(record: RecordBase, replays: list[DealReplay | None]) -> Archived:
+    """A parsed record as the tables store it: its deals as the model's canonical dump."""
+    data = to_data(record)
+    deals = data.pop("deals")
+    return Archived(data, record.options, deals, replays)
+
+
 @dataclass
 class Rows:
     """Column lists for every table, filled record by record and flushed as record batches."""
@@ -230,22 +248,20 @@ class Rows:
     shares: list[float] = field(default_factory=list)
     """The tricks' shares one after the other; the tricks rows hold their lengths (`batches`)."""
 
-    def add(self, game_id: int, report: RecordReport, source: str) -> None:
+    def add(self, game_id: int, record: Archived, source: str) -> None:
         """The rows of one fully parsed, replayed record."""
-        record = report.record
-        assert record is not None
-        ruleset = RULESETS[record.game]
-        table, _ = ruleset.table(record.options, len(record.players))
+        data = record.envelope
+        game, players, deals = data["game"], data["players"], record.deals
+        ruleset = RULESETS[game]
+        table, _ = ruleset.table(record.options, len(players))
         assert table is not None, "only records whose table is valid are archived"
-        data = to_data(record)
-        deals = data.pop("deals")
         self._row(
             "games",
             game_id,
-            record.game,
-            record.version,
-            len(record.players),
-            list(record.players),
+            game,
+            data["version"],
+            len(players),
+            list(players),
             orjson.dumps(data["options"]).decode(),
             orjson.dumps(data.get("meta", {})).decode(),
             len(deals),
@@ -253,11 +269,9 @@ class Rows:
             orjson.dumps(data).decode(),
             *(data["options"].get(column[len("option_") :]) for column in OPTION_COLUMNS),
         )
-        points = self._card_points(ruleset, table, record.game)
-        running: list[float] | None = [0.0] * len(record.players)
-        for number, (deal, raw, replay) in enumerate(
-            zip(record.deals, deals, report.replays, strict=True), 1
-        ):
+        points = self._card_points(ruleset, table, game)
+        running: list[float] | None = [0.0] * len(players)
+        for number, (raw, replay) in enumerate(zip(deals, record.replays, strict=True), 1):
             state = replay.state if replay is not None else None
             summary = ruleset.summary(state) if state is not None else DealSummary()
             tricks = state.tricks if state is not None else []
@@ -268,10 +282,10 @@ class Rows:
                 "deals",
                 game_id,
                 number,
-                record.game,
-                len(record.players),
-                deal.dealer,
-                deal.status,
+                game,
+                len(players),
+                raw["dealer"],
+                raw.get("status", "played"),
                 summary.contract,
                 _number(summary.contract),
                 summary.declarer,
@@ -310,7 +324,7 @@ class Rows:
             if tricks:
                 self._plays(game_id, number, tricks, table, ruleset, state, points)
                 self._tricks(game_id, number, tricks, ruleset.deal_shares(table, state), side)
-            running = self._scores(game_id, number, record.players, deal, replay, running, side)
+            running = self._scores(game_id, number, players, raw, replay, running, side)
         self.games += 1
         self.deals += len(deals)
 
@@ -319,17 +333,17 @@ class Rows:
         game_id: int,
         number: int,
         players: list[str],
-        deal: Any,
+        deal: dict[str, Any],
         replay: Any,
         running: list[float] | None,
         side: list[bool] | None,
     ) -> list[float] | None:
         """One row per seat: the score written and computed, the running total, the seat's side."""
-        written = list(deal.result.scores) if deal.result is not None else None
+        written = list(deal["result"]["scores"]) if "result" in deal else None
         computed = replay.scores if replay is not None else None
         scores = written if written is not None else computed
-        if deal.totals is not None:
-            running = [float(t) for t in deal.totals]
+        if deal.get("totals") is not None:
+            running = [float(t) for t in deal["totals"]]
         elif running is not None and scores is not None:
             running = [t + s for t, s in zip(running, scores, strict=True)]
         else:

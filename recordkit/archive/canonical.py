@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from recordkit.cards import PLAIN_GROUP
 from recordkit.games import RULESETS
 from recordkit.model import MAX_CARDS, POINTS_LIMIT, SEATS, Status
+from recordkit.rules.base import QuickDeal
 
 Check = Callable[[Any], bool]
 NOTES = ("comment", "time")
@@ -85,6 +86,30 @@ def _text(value: Any) -> bool:
     return type(value) is str
 
 
+def _whole(value: Any) -> bool:
+    return type(value) is int and -POINTS_LIMIT <= value <= POINTS_LIMIT
+
+
+def _answers(value: Any) -> bool:
+    """Maine's defence: answers written bare; an empty list is left out of the canonical form."""
+    return _calls(value) and len(value) > 0
+
+
+def _knocks(value: Any) -> bool:
+    """Charlemagne's knocks as objects of their model, in the order of play (the model sorts
+    them); an empty list is left out of the canonical form."""
+    if type(value) is not list or not value:
+        return False
+    if not all(type(knock) is dict and _object(KNOCK, knock) for knock in value):
+        return False
+    places = [(knock["trick"], knock["after"]) for knock in value]
+    return places == sorted(places)
+
+
+def _claim(value: Any) -> bool:
+    return type(value) is dict and _object(CLAIM, value)
+
+
 def _one_of(*choices: str) -> Check:
     """A value of a Literal written exactly as one of its choices (no alias, no other case)."""
     return lambda value: type(value) is str and value in choices
@@ -93,7 +118,7 @@ def _one_of(*choices: str) -> Check:
 def _announcements(value: Any) -> bool:
     """French Tarot's announcements as objects of their own model, in its canonical key order."""
     return type(value) is list and all(
-        type(entry) is dict and _object(ANNOUNCEMENTS.get(entry.get("type")), entry) for entry in value
+        type(entry) is dict and _object(ANNOUNCEMENTS.get(str(entry.get("type"))), entry) for entry in value
     )
 
 
@@ -117,11 +142,30 @@ def _announcement_fields() -> dict[str, tuple[type[BaseModel], dict[str, Check]]
             },
         ),
         "slam": (Slam, {"type": _one_of("slam"), "seat": _seat}),
-        "misere": (Misere, {"type": _one_of("misere"), "seat": _seat, "kind": _one_of(*_literal_choices(Misere, "kind"))}),
+        "misere": (
+            Misere,
+            {"type": _one_of("misere"), "seat": _seat, "kind": _one_of(*_literal_choices(Misere, "kind"))},
+        ),
     }
 
 
 ANNOUNCEMENTS = _announcement_fields()
+
+
+def _charlemagne_fields() -> tuple[
+    tuple[type[BaseModel], dict[str, Check]], tuple[type[BaseModel], dict[str, Check]]
+]:
+    """Charlemagne's knock and claim models and the check of each of their fields."""
+    from recordkit.rules.charlemagne.record import Claim, Knock
+
+    notes = {"comment": _text, "time": _text}
+    return (
+        (Knock, {"seat": _seat, "trick": _whole, "after": _whole, **notes}),
+        (Claim, {"seat": _seat, "tricks": _whole, **notes}),
+    )
+
+
+KNOCK, CLAIM = _charlemagne_fields()
 
 COMMON: dict[str, Check] = {
     "dealer": _seat,
@@ -151,8 +195,11 @@ FIELDS: dict[str, dict[str, Check]] = {
         "partner_card": _code,
         "discard": _cards,
         "trump": _one_of("S", "H", "D", "C"),
+        "defence": _answers,
         "defender_card": _code,
         "defender_discard": _cards,
+        "knocks": _knocks,
+        "claim": _claim,
     },
     "joffre": {**COMMON, "auction": _calls, "trump": _one_of("E", "F", "R", "G", "none")},
     "karnoffel": {
@@ -162,8 +209,8 @@ FIELDS: dict[str, dict[str, Check]] = {
         "proposals": _windows,
     },
 }
-"""By game, the deal's fields accepted in plain form; a field not named (Charlemagne's knocks,
-defence and claim; a form the fast path reads but canonical form rewrites) takes the round trip."""
+"""By game, the deal's fields accepted in plain form; a deal with any other field takes the round
+trip."""
 
 
 def canonical_order(model: type[BaseModel]) -> tuple[list[str], set[str]]:
@@ -197,10 +244,7 @@ def _object(found: tuple[type[BaseModel], dict[str, Check]] | None, value: dict[
     model, checks = found
     if not _keys_canonical(model, tuple(value), tuple(checks)):
         return False
-    for key, item in value.items():
-        if not checks[key](item):
-            return False
-    return True
+    return all(checks[key](item) for key, item in value.items())
 
 
 @cache
@@ -210,6 +254,16 @@ def _deal_checks(game: str) -> tuple[type[BaseModel], dict[str, Check]]:
 
 def deal_is_canonical(game: str, deal: Any) -> bool:
     """Whether a deal's parsed JSON is its canonical form already, so that storing its text as
-    written is storing the model's dump (a deal the fast path proved: its codes and calls are
-    canonical)."""
+    written is storing the model's dump (for a deal the fast path read whole: its codes and calls
+    are canonical, see `written_canonical`)."""
     return type(deal) is dict and game in FIELDS and _object(_deal_checks(game), deal)
+
+
+def written_canonical(game: str, deals: list[Any], proven: list[QuickDeal]) -> bool:
+    """Whether every deal of a record the fast path proved is written in canonical form. A deal
+    with dealt cards left out is not: the fast path read it completed (`QuickDeal.completion`),
+    so it vouches for the spelling of what it derived, not of what was written."""
+    return all(
+        quick.completion is None and deal_is_canonical(game, deal)
+        for deal, quick in zip(deals, proven, strict=True)
+    )

@@ -17,7 +17,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from recordkit.archive.canonical import deal_is_canonical
+from recordkit.archive.canonical import written_canonical
 from recordkit.archive.read import archive_entries
 from recordkit.archive.store import ArchiveError, ArchiveWriter
 from recordkit.archive.tables import TABLES, Archived, Rows, archived
@@ -197,7 +197,7 @@ def _replayed_fast(item: RawRecord) -> Archived | None:
         DealReplay(deal.state, [], deal.scores, deal.actions, deal.completion) for deal in deals
     ]
     ruleset, written = RULESETS[item.data["game"]], item.data["deals"]
-    if all(deal_is_canonical(ruleset.name, deal) for deal in written):
+    if written_canonical(ruleset.name, written, deals):
         header = ruleset.Record.model_validate({**item.data, "version": FORMAT_VERSION, "deals": []})
         envelope = to_data(header)
         del envelope["deals"]

@@ -8,8 +8,10 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from recordkit.codec import to_data
 from recordkit.engine import DealReplay
@@ -239,12 +241,24 @@ class Rows:
     """Column lists for every table, filled record by record and flushed as record batches."""
 
     columns: dict[str, dict[str, list[Any]]] = field(
-        default_factory=lambda: {name: {f.name: [] for f in schema} for name, schema in TABLES.items()}
+        default_factory=lambda: {
+            name: {f.name: [] for f in schema} for name, schema in TABLES.items() if name != "plays"
+        }
     )
     deals: int = 0
     games: int = 0
-    points: dict[tuple[str, str, int], list[float | None]] = field(default_factory=dict)
-    """Each game and deck's card points, by card id (`_card_points`)."""
+    decks: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    """Where each game and deck's cards start in `cards` (`_deck`)."""
+    cards: dict[str, list[Any]] = field(
+        default_factory=lambda: {"card": [], "suit": [], "rank": [], "points": []}
+    )
+    """Every deck's codes, suits, ranks and card points by the ruleset, one deck after another:
+    the plays' card columns are taken from them by card (`batches`)."""
+    played: dict[str, list[int]] = field(default_factory=lambda: {"card": [], "seat": [], "trump": []})
+    """The cards played one after the other (card ids within their deck), who played each and
+    whether it counted as a trump; the rest of the plays rows comes from their tricks rows."""
+    trick_decks: list[int] = field(default_factory=list)
+    """Each trick row's deck (its start in `cards`)."""
     shares: list[float] = field(default_factory=list)
     """The tricks' shares one after the other; the tricks rows hold their lengths (`batches`)."""
 
@@ -269,7 +283,7 @@ class Rows:
             orjson.dumps(data).decode(),
             *(data["options"].get(column[len("option_") :]) for column in OPTION_COLUMNS),
         )
-        points = self._card_points(ruleset, table, game)
+        deck = self._deck(ruleset, table, game)
         running: list[float] | None = [0.0] * len(players)
         for number, (raw, replay) in enumerate(zip(deals, record.replays, strict=True), 1):
             state = replay.state if replay is not None else None
@@ -322,7 +336,8 @@ class Rows:
                 [_number(v) if a.kind == "bid" else None for a, v in zip(calls, values, strict=True)],
             )
             if tricks:
-                self._plays(game_id, number, tricks, table, ruleset, state, points)
+                self._plays(tricks, ruleset, state)
+                self.trick_decks += [deck] * len(tricks)
                 self._tricks(game_id, number, tricks, ruleset.deal_shares(table, state), side)
             running = self._scores(game_id, number, players, raw, replay, running, side)
         self.games += 1
@@ -348,53 +363,28 @@ class Rows:
             running = [t + s for t, s in zip(running, scores, strict=True)]
         else:
             running = None
-        for seat, player in enumerate(players):
-            self._row(
-                "scores",
-                game_id,
-                number,
-                seat,
-                player,
-                None if side is None else SIDES[side[seat]],
-                _at(written, seat),
-                _at(computed, seat),
-                _at(running, seat),
-            )
+        seats = range(len(players))
+        self._extend(
+            "scores",
+            [game_id] * len(players),
+            [number] * len(players),
+            list(seats),
+            players,
+            [None] * len(players) if side is None else [SIDES[s] for s in side],
+            [_at(written, seat) for seat in seats],
+            [_at(computed, seat) for seat in seats],
+            [_at(running, seat) for seat in seats],
+        )
         return running
 
-    def _plays(
-        self,
-        game_id: int,
-        number: int,
-        tricks: list[Any],
-        table: Any,
-        ruleset: Any,
-        state: Any,
-        points: list[float | None],
-    ) -> None:
-        """One row per card played, built column by column."""
+    def _plays(self, tricks: list[Any], ruleset: Any, state: Any) -> None:
+        """The cards played, who played them and whether each counted as a trump; the other
+        columns of the plays rows are their tricks' (`batches`)."""
         cards = [card for trick in tricks for card in trick.cards]
-        seats = [seat for trick in tricks for seat in trick.seats]
-        sizes = [len(trick.cards) for trick in tricks]
-        leaders = [trick.leader for trick, size in zip(tricks, sizes, strict=True) for _ in range(size)]
-        winners = [trick.winner for trick, size in zip(tricks, sizes, strict=True) for _ in range(size)]
-        deck = table.deck
-        self._extend(
-            "plays",
-            [game_id] * len(cards),
-            [number] * len(cards),
-            [t for t, size in enumerate(sizes, 1) for _ in range(size)],
-            [p for size in sizes for p in range(1, size + 1)],
-            seats,
-            [deck.codes[c] for c in cards],
-            [deck.suits[c] for c in cards],
-            [deck.ranks[c] for c in cards],
-            [ruleset.is_trump(state, c) for c in cards],
-            leaders,
-            winners,
-            [seat == winner for seat, winner in zip(seats, winners, strict=True)],
-            [points[c] for c in cards],
-        )
+        is_trump = ruleset.is_trump
+        self.played["card"] += cards
+        self.played["seat"] += [seat for trick in tricks for seat in trick.seats]
+        self.played["trump"] += [is_trump(state, card) for card in cards]
 
     def _tricks(
         self,
@@ -430,14 +420,19 @@ class Rows:
             ours,
         )
 
-    def _card_points(self, ruleset: Any, table: Any, game: str) -> list[float | None]:
-        """Each card's points by the ruleset (`Ruleset.card_points`), by card id, worked out once
-        per game and deck."""
-        key = (game, table.deck.name, len(table.deck))
-        if key not in self.points:
-            values = [ruleset.card_points(table, card) for card in range(len(table.deck))]
-            self.points[key] = [None if v is None else float(v) for v in values]
-        return self.points[key]
+    def _deck(self, ruleset: Any, table: Any, game: str) -> int:
+        """Where a game and deck's cards start in `cards`, their points by the ruleset
+        (`Ruleset.card_points`) worked out once."""
+        deck = table.deck
+        key = (game, deck.name, len(deck))
+        if key not in self.decks:
+            self.decks[key] = len(self.cards["card"])
+            values = [ruleset.card_points(table, card) for card in range(len(deck))]
+            self.cards["card"] += deck.codes
+            self.cards["suit"] += deck.suits
+            self.cards["rank"] += deck.ranks
+            self.cards["points"] += [None if v is None else float(v) for v in values]
+        return self.decks[key]
 
     def _extend(self, table: str, *columns: list[Any]) -> None:
         for column, values in zip(self.columns[table].values(), columns, strict=True):
@@ -452,19 +447,58 @@ class Rows:
         out = {
             name: pa.RecordBatch.from_pydict(self.columns[name], schema=schema)
             for name, schema in TABLES.items()
-            if name != "tricks"
+            if name not in ("plays", "tricks")
         }
+        out["plays"] = self._plays_batch()
         tricks = dict(self.columns["tricks"])
         tricks["cards"] = _lists(tricks["cards"], out["plays"].column("card"))
         tricks["shares"] = _lists(tricks["shares"], pa.array(self.shares, pa.float64()))
         out["tricks"] = pa.RecordBatch.from_pydict(tricks, schema=TABLES["tricks"])
         out = {name: out[name] for name in TABLES}
-        for columns in self.columns.values():
+        for columns in [*self.columns.values(), self.played]:
             for values in columns.values():
                 values.clear()
+        self.trick_decks.clear()
         self.shares.clear()
         self.deals = self.games = 0
         return out
+
+    def _plays_batch(self) -> pa.RecordBatch:
+        """The plays rows, built a column at a time: each card's trick columns (keys, trick,
+        leader, winner) repeated from its trick's row, its code, suit, rank and points taken
+        from its deck by id."""
+        tricks = self.columns["tricks"]
+        sizes = np.array(tricks["cards"], dtype=np.int64)
+        of_trick = pa.array(np.repeat(np.arange(len(sizes)), sizes))
+        decks = np.repeat(np.array(self.trick_decks, np.int64), sizes)
+        by_card = pa.array(decks + np.array(self.played["card"], np.int64))
+        starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
+        schema = TABLES["plays"]
+
+        def repeated(name: str) -> pa.Array:
+            return pa.array(tricks[name], schema.field(name).type).take(of_trick)
+
+        def carded(name: str) -> pa.Array:
+            return pa.array(self.cards[name], schema.field(name).type).take(by_card)
+
+        seats = pa.array(self.played["seat"], pa.int8())
+        winners = repeated("winner")
+        columns = {
+            "game_id": repeated("game_id"),
+            "deal": repeated("deal"),
+            "trick": repeated("trick"),
+            "position": pa.array(np.arange(len(starts)) - starts + 1, pa.int8()),
+            "seat": seats,
+            "card": carded("card"),
+            "suit": carded("suit"),
+            "rank": carded("rank"),
+            "trump": pa.array(self.played["trump"], pa.bool_()),
+            "leader": repeated("leader"),
+            "winner": winners,
+            "won": pc.fill_null(pc.equal(seats, winners), False),
+            "points": carded("points"),
+        }
+        return pa.RecordBatch.from_pydict(columns, schema=schema)
 
 
 def _lists(sizes: list[int | None], values: pa.Array) -> pa.Array:

@@ -69,7 +69,7 @@ def _points(value: Any) -> bool:
     """A number of points as canonical form writes it: whole numbers as integers."""
     kind = type(value)
     if kind is int:
-        return -POINTS_LIMIT <= value <= POINTS_LIMIT
+        return bool(-POINTS_LIMIT <= value <= POINTS_LIMIT)
     return kind is float and -POINTS_LIMIT <= value <= POINTS_LIMIT and not value.is_integer()
 
 

@@ -261,6 +261,8 @@ class Rows:
     """Each trick row's deck (its start in `cards`)."""
     shares: list[float] = field(default_factory=list)
     """The tricks' shares one after the other; the tricks rows hold their lengths (`batches`)."""
+    declaring: list[bool] = field(default_factory=list)
+    """For each share, whether its seat is on the declaring side."""
 
     def add(self, game_id: int, record: Archived, source: str) -> None:
         """The rows of one fully parsed, replayed record."""
@@ -398,15 +400,13 @@ class Rows:
         (`Ruleset.deal_shares`: French Tarot's Excuse stays with its side), in all, by seat and
         to the declaring side."""
         count = len(tricks)
-        if shares is None:
-            points: list[Any] = [None] * count
-            ours: list[Any] = [None] * count
-        else:
-            points = [sum(share) for share in shares]
-            seats = [seat for seat, declaring in enumerate(side or []) if declaring]
-            ours = [sum([share[seat] for seat in seats]) for share in shares] if side else [None] * count
+        if shares is not None:
             for share in shares:
-                self.shares.extend(share)
+                self.shares += share
+                self.declaring += (
+                    side if side is not None and len(side) == len(share) else [False] * len(share)
+                )
+        counted = shares is not None
         self._extend(
             "tricks",
             [game_id] * count,
@@ -415,9 +415,9 @@ class Rows:
             [trick.leader for trick in tricks],
             [trick.winner for trick in tricks],
             [len(trick.cards) for trick in tricks],  # the plays' cards, as lists in `batches`
-            points,
+            [counted] * count,  # the points, summed from the shares in `batches`
             [len(share) for share in shares] if shares is not None else [None] * count,
-            ours,
+            [counted and side is not None] * count,  # the declaring side's, likewise
         )
 
     def _deck(self, ruleset: Any, table: Any, game: str) -> int:
@@ -450,18 +450,30 @@ class Rows:
             if name not in ("plays", "tricks")
         }
         out["plays"] = self._plays_batch()
-        tricks = dict(self.columns["tricks"])
-        tricks["cards"] = _lists(tricks["cards"], out["plays"].column("card"))
-        tricks["shares"] = _lists(tricks["shares"], pa.array(self.shares, pa.float64()))
-        out["tricks"] = pa.RecordBatch.from_pydict(tricks, schema=TABLES["tricks"])
+        out["tricks"] = self._tricks_batch(out["plays"].column("card"))
         out = {name: out[name] for name in TABLES}
         for columns in [*self.columns.values(), self.played]:
             for values in columns.values():
                 values.clear()
         self.trick_decks.clear()
         self.shares.clear()
+        self.declaring.clear()
         self.deals = self.games = 0
         return out
+
+    def _tricks_batch(self, cards: pa.Array) -> pa.RecordBatch:
+        """The tricks rows, their cards lists from the plays' cards, their points and the
+        declaring side's summed from their shares."""
+        tricks = dict(self.columns["tricks"])
+        shares = np.array(self.shares, np.float64)
+        sizes = np.array([size or 0 for size in tricks["shares"]], np.int64)
+        tricks["points"] = _sums(shares, sizes, tricks["points"])
+        tricks["declarer_points"] = _sums(
+            shares * np.array(self.declaring, np.bool_), sizes, tricks["declarer_points"]
+        )
+        tricks["cards"] = _lists(tricks["cards"], cards)
+        tricks["shares"] = _lists(tricks["shares"], pa.array(shares, pa.float64()))
+        return pa.RecordBatch.from_pydict(tricks, schema=TABLES["tricks"])
 
     def _plays_batch(self) -> pa.RecordBatch:
         """The plays rows, built a column at a time: each card's trick columns (keys, trick,
@@ -499,6 +511,15 @@ class Rows:
             "points": carded("points"),
         }
         return pa.RecordBatch.from_pydict(columns, schema=schema)
+
+
+def _sums(values: Any, sizes: Any, counted: list[bool]) -> pa.Array:
+    """Each row's sum of its `sizes` values, one row's after another's; null where not `counted`."""
+    sums = np.zeros(len(sizes), np.float64)
+    filled = sizes > 0
+    if filled.any():
+        sums[filled] = np.add.reduceat(values, (np.cumsum(sizes) - sizes)[filled])
+    return pa.array(sums, pa.float64(), mask=~np.array(counted, np.bool_))
 
 
 def _lists(sizes: list[int | None], values: pa.Array) -> pa.Array:

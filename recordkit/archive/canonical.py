@@ -226,8 +226,7 @@ def canonical_order(model: type[BaseModel]) -> tuple[list[str], set[str]]:
     return names, always
 
 
-@cache
-def _keys_canonical(model: type[BaseModel], keys: tuple[str, ...], known: tuple[str, ...]) -> bool:
+def _keys_canonical(model: type[BaseModel], keys: tuple[str, ...], known: dict[str, Check]) -> bool:
     """Whether an object's keys, in the order written, are its model's canonical ones: known to
     the plain form, in the dump's order, with every field the dump always writes."""
     order, always = canonical_order(model)
@@ -237,14 +236,24 @@ def _keys_canonical(model: type[BaseModel], keys: tuple[str, ...], known: tuple[
     return places == sorted(places)
 
 
+KEYS_SEEN: dict[tuple[type[BaseModel], tuple[str, ...]], list[Check] | None] = {}
+"""For each model and keys met so far (a few of each), the checks of their values in order when
+the keys are canonical (`_keys_canonical`), else None."""
+
+
 def _object(found: tuple[type[BaseModel], dict[str, Check]] | None, value: dict[str, Any]) -> bool:
     """Whether an object is its model's canonical dump, by its keys and each field's check."""
     if found is None:
         return False
     model, checks = found
-    if not _keys_canonical(model, tuple(value), tuple(checks)):
-        return False
-    return all(checks[key](item) for key, item in value.items())
+    keys = (model, tuple(value))
+    if keys not in KEYS_SEEN:
+        canonical = _keys_canonical(model, keys[1], checks)
+        KEYS_SEEN[keys] = [checks[key] for key in keys[1]] if canonical else None
+    ordered = KEYS_SEEN[keys]
+    return ordered is not None and all(
+        check(item) for check, item in zip(ordered, value.values(), strict=True)
+    )
 
 
 @cache

@@ -1,5 +1,5 @@
 """Deciding from parsed JSON, without pydantic, that a deal the fast path proved is already written
-in canonical form, so that the archive stores its text as it is (spec/ARCHIVE.md, "Lossless").
+in canonical form, so that the archive stores its text as it is (spec/ARCHIVE.md, "Converting").
 
 Canonical form is what `codec.to_data` writes: the model's key order, defaults written, no nulls,
 the compact forms (a card group as one string, a bare call), whole numbers of points as integers.

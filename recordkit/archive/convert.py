@@ -1,8 +1,10 @@
 """Converting records to a Parquet archive and back, streaming in record batches.
 
-To the archive: every record is parsed and replayed (the tables hold what the rules derive:
-trick winners, contracts, computed scores), buffered, and flushed every `batch_deals` deals, so
-memory stays flat however large the input. Back: each game's envelope and deals are joined again
+To the archive: every record is replayed (the tables hold what the rules derive: trick winners,
+contracts, computed scores), a clean one on the fast path and, when its deals are written in
+canonical form already, stored as written without its pydantic model (`archive.canonical`);
+its rows are buffered and flushed every `batch_deals` deals, so memory stays flat however large
+the input. Back: each game's envelope and deals are joined again
 into the exact canonical record that went in.
 """
 

@@ -6,6 +6,7 @@ import itertools
 import re
 import typing
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -563,9 +564,10 @@ SIDES = {True: "declarer", False: "defence"}
 LEADING_NUMBER = re.compile(r"[0-9]+")
 
 
+@lru_cache(maxsize=1024)
 def _number(text: str | None) -> int | None:
     """The number a bid's or contract's text starts with (`7`, `7 no trump`, Charlemagne's `2H`),
-    None for a word (`pass`, `garde`)."""
+    None for a word (`pass`, `garde`); the few values met are worked out once each."""
     found = LEADING_NUMBER.match(text) if text is not None else None
     return int(found.group()) if found is not None else None
 

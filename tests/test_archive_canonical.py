@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
+import pyarrow.parquet as pq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from recordkit.archive import archive_records, to_archive
 from recordkit.archive.canonical import written_canonical
 from recordkit.codec import to_data
 from recordkit.games import RULESETS
@@ -213,3 +216,23 @@ def test_every_form_the_format_accepts_is_told_apart_on_each_game() -> None:
                 for deal in changed["deals"]:
                     mutation(deal)
                 assert_stored_text_is_canonical(changed)
+
+
+def test_a_clean_record_in_another_form_is_archived_as_its_canonical_text(tmp_path: Path) -> None:
+    """End to end: a clean record written with keys out of order, whole points as floats and a
+    call as an object converts back as its canonical text, with the same rows as that text's."""
+    written = orjson.loads(orjson.dumps(to_data(generate_record(RULESETS["french-tarot"], 4, 3, 5))))
+    changed = copy.deepcopy(written)
+    for mutation in (_move_last, _whole_float, _call_object):
+        mutation(changed["deals"][1])
+    assert clean_replays(changed) is not None and canonical_deals(changed) == canonical_deals(written)
+    archives = []
+    for name, data in (("canonical", written), ("changed", changed)):
+        source = tmp_path / f"{name}.jsonl"
+        source.write_bytes(orjson.dumps(data) + b"\n")
+        to_archive([str(source)], tmp_path / name)
+        archives.append(tmp_path / name)
+    assert [text for _id, text in archive_records(archives[1])] == [orjson.dumps(written)]
+    for table in ("deals", "calls", "plays", "scores", "tricks"):
+        tables = [pq.read_table(archive / table).drop_columns(["game"]) for archive in archives]
+        assert tables[0].equals(tables[1]), table

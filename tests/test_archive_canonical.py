@@ -236,3 +236,15 @@ def test_a_clean_record_in_another_form_is_archived_as_its_canonical_text(tmp_pa
     for table in ("deals", "calls", "plays", "scores", "tricks"):
         tables = [pq.read_table(archive / table).drop_columns(["game"]) for archive in archives]
         assert tables[0].equals(tables[1]), table
+
+
+def test_a_record_that_leaves_its_deals_out_is_archived_with_none(tmp_path: Path) -> None:
+    """A record with no `deals` key (the default, no deal) takes the fast path too."""
+    written = orjson.loads(orjson.dumps(to_data(generate_record(RULESETS["joffre"], 4, 1, 5))))
+    del written["deals"]
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(orjson.dumps(written) + b"\n")
+    to_archive([str(source)], tmp_path / "archive")
+    assert [text for _id, text in archive_records(tmp_path / "archive")] == [
+        orjson.dumps({**written, "deals": []})
+    ]

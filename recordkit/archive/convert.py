@@ -198,7 +198,7 @@ def _replayed_fast(item: RawRecord) -> Archived | None:
     replays: list[DealReplay | None] = [
         DealReplay(deal.state, [], deal.scores, deal.actions, deal.completion) for deal in deals
     ]
-    ruleset, written = RULESETS[item.data["game"]], item.data["deals"]
+    ruleset, written = RULESETS[item.data["game"]], item.data.get("deals", [])
     if written_canonical(ruleset.name, written, deals):
         header = ruleset.Record.model_validate({**item.data, "version": FORMAT_VERSION, "deals": []})
         envelope = to_data(header)

@@ -1,8 +1,10 @@
 """Converting records to a Parquet archive and back, streaming in record batches.
 
-To the archive: every record is parsed and replayed (the tables hold what the rules derive:
-trick winners, contracts, computed scores), buffered, and flushed every `batch_deals` deals, so
-memory stays flat however large the input. Back: each game's envelope and deals are joined again
+To the archive: every record is replayed (the tables hold what the rules derive: trick winners,
+contracts, computed scores), a clean one on the fast path and, when its deals are written in
+canonical form already, stored as written without its pydantic model (`archive.canonical`);
+its rows are buffered and flushed every `batch_deals` deals, so memory stays flat however large
+the input. Back: each game's envelope and deals are joined again
 into the exact canonical record that went in.
 """
 
@@ -17,9 +19,11 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from recordkit.archive.canonical import written_canonical
 from recordkit.archive.read import archive_entries
 from recordkit.archive.store import ArchiveError, ArchiveWriter
-from recordkit.archive.tables import TABLES, Rows
+from recordkit.archive.tables import TABLES, Archived, Rows, archived
+from recordkit.codec import to_data
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
@@ -111,7 +115,7 @@ def rows_of(items: list[Source], fast: bool = True, valid_only: bool = False) ->
 
     A clean record is replayed on the fast path (`fast`: the tests turn it off to compare), any
     other through the full validation."""
-    accepted: list[tuple[RecordReport, str, Location]] = []
+    accepted: list[tuple[Archived, str, Location]] = []
     skipped: list[Diagnostic] = []
     for source in items:
         item = parsed(source)
@@ -119,23 +123,27 @@ def rows_of(items: list[Source], fast: bool = True, valid_only: bool = False) ->
             skipped += [item] if item.severity == Severity.ERROR else []  # a BOM's warning skips nothing
             continue
         fast_path = fast and not item.notes  # the notation reader's findings come with the full path
-        report = (fast_path and _replayed_fast(item)) or validate_record(item, Settings(strict=True))
-        if _complete(report) and not (valid_only and _errors(report)):
-            accepted.append((report, _source(item.location), item.location))
-        else:
-            skipped += [d for d in report.diagnostics if d.severity == Severity.ERROR]
+        record = _replayed_fast(item) if fast_path else None
+        if record is None:
+            report = validate_record(item, Settings(strict=True))
+            if not _complete(report) or (valid_only and _errors(report)):
+                skipped += [d for d in report.diagnostics if d.severity == Severity.ERROR]
+                continue
+            assert report.record is not None
+            record = archived(report.record, report.replays)
+        accepted.append((record, _source(item.location), item.location))
     return _rows(accepted, skipped)
 
 
-def _rows(accepted: list[tuple[RecordReport, str, Location]], skipped: list[Diagnostic]) -> Converted:
+def _rows(accepted: list[tuple[Archived, str, Location]], skipped: list[Diagnostic]) -> Converted:
     """The rows of the records, less those whose rows cannot be built or stored in the tables'
     types, each reported: the last line of defence, so that one record never ends a conversion.
 
     The rows of all the records are built together; only when that fails is each built alone."""
     rows = Rows()
     try:
-        for report, source, _location in accepted:
-            rows.add(rows.games, report, source)
+        for record, source, _location in accepted:
+            rows.add(rows.games, record, source)
         games, deals = rows.games, rows.deals
         return Converted(rows.batches(), games, deals, skipped)
     except Exception:  # whatever a record's rows raise, that record alone is at fault: see below
@@ -143,10 +151,10 @@ def _rows(accepted: list[tuple[RecordReport, str, Location]], skipped: list[Diag
     parts: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLES}
     games = deals = 0
     refused = []
-    for report, source, location in accepted:
+    for record, source, location in accepted:
         alone = Rows()
         try:
-            alone.add(games, report, source)
+            alone.add(games, record, source)
             counted = alone.deals
             batches = alone.batches()
         except Exception as error:  # the record is reported in the project's words and left out
@@ -180,17 +188,24 @@ def _unarchivable(error: Exception, location: Location) -> Diagnostic:
     )
 
 
-def _replayed_fast(item: RawRecord) -> RecordReport | None:
-    """The report of a clean record replayed on the fast path, with its parsed model (for the
-    canonical form); None when the fast path cannot prove it clean."""
+def _replayed_fast(item: RawRecord) -> Archived | None:
+    """A clean record replayed on the fast path, as the tables store it; None when the fast path
+    cannot prove it clean. Deals written in canonical form already are stored as written (only
+    the envelope goes through the model, for its defaults); others take the model's round trip."""
     deals = clean_replays(item.data)
     if deals is None:
         return None
-    record = RULESETS[item.data["game"]].Record.model_validate({**item.data, "version": FORMAT_VERSION})
     replays: list[DealReplay | None] = [
         DealReplay(deal.state, [], deal.scores, deal.actions, deal.completion) for deal in deals
     ]
-    return RecordReport(item.location, [], record, replays)
+    ruleset, written = RULESETS[item.data["game"]], item.data.get("deals", [])
+    if written_canonical(ruleset.name, written, deals):
+        header = ruleset.Record.model_validate({**item.data, "version": FORMAT_VERSION, "deals": []})
+        envelope = to_data(header)
+        del envelope["deals"]
+        return Archived(envelope, header.options, written, replays)
+    record = ruleset.Record.model_validate({**item.data, "version": FORMAT_VERSION})
+    return archived(record, replays)
 
 
 def _shift_game_ids(batch: pa.RecordBatch, offset: int) -> pa.RecordBatch:

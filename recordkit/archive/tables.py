@@ -6,16 +6,19 @@ import itertools
 import re
 import typing
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import orjson
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from recordkit.codec import to_data
 from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
+from recordkit.model import RecordBase
 from recordkit.rules.base import DealSummary
-from recordkit.validate import RecordReport
 
 ARCHIVE_FORMAT = "recordkit-archive"
 ARCHIVE_VERSION = 4
@@ -216,36 +219,66 @@ VIOLATIONS = with_pandas_metadata(
 """The table `recordkit validate --violations` writes beside an archive's tables."""
 
 
+@dataclass(slots=True)
+class Archived:
+    """One record as the tables store it: its canonical envelope (without the deals) and
+    canonical deals as JSON values, its options, and each deal's replay."""
+
+    envelope: dict[str, Any]
+    options: Any
+    deals: list[dict[str, Any]]
+    replays: list[DealReplay | None]
+
+
+def archived(record: RecordBase, replays: list[DealReplay | None]) -> Archived:
+    """A parsed record as the tables store it: its deals as the model's canonical dump."""
+    data = to_data(record)
+    deals = data.pop("deals")
+    return Archived(data, record.options, deals, replays)
+
+
 @dataclass
 class Rows:
     """Column lists for every table, filled record by record and flushed as record batches."""
 
     columns: dict[str, dict[str, list[Any]]] = field(
-        default_factory=lambda: {name: {f.name: [] for f in schema} for name, schema in TABLES.items()}
+        default_factory=lambda: {
+            name: {f.name: [] for f in schema} for name, schema in TABLES.items() if name != "plays"
+        }
     )
     deals: int = 0
     games: int = 0
-    points: dict[tuple[str, str, int], list[float | None]] = field(default_factory=dict)
-    """Each game and deck's card points, by card id (`_card_points`)."""
+    decks: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    """Where each game and deck's cards start in `cards` (`_deck`)."""
+    cards: dict[str, list[Any]] = field(
+        default_factory=lambda: {"card": [], "suit": [], "rank": [], "points": []}
+    )
+    """Every deck's codes, suits, ranks and card points by the ruleset, one deck after another:
+    the plays' card columns are taken from them by card (`batches`)."""
+    played: dict[str, list[int]] = field(default_factory=lambda: {"card": [], "seat": [], "trump": []})
+    """The cards played one after the other (card ids within their deck), who played each and
+    whether it counted as a trump; the rest of the plays rows comes from their tricks rows."""
+    trick_decks: list[int] = field(default_factory=list)
+    """Each trick row's deck (its start in `cards`)."""
     shares: list[float] = field(default_factory=list)
     """The tricks' shares one after the other; the tricks rows hold their lengths (`batches`)."""
+    declaring: list[bool] = field(default_factory=list)
+    """For each share, whether its seat is on the declaring side."""
 
-    def add(self, game_id: int, report: RecordReport, source: str) -> None:
+    def add(self, game_id: int, record: Archived, source: str) -> None:
         """The rows of one fully parsed, replayed record."""
-        record = report.record
-        assert record is not None
-        ruleset = RULESETS[record.game]
-        table, _ = ruleset.table(record.options, len(record.players))
+        data = record.envelope
+        game, players, deals = data["game"], data["players"], record.deals
+        ruleset = RULESETS[game]
+        table, _ = ruleset.table(record.options, len(players))
         assert table is not None, "only records whose table is valid are archived"
-        data = to_data(record)
-        deals = data.pop("deals")
         self._row(
             "games",
             game_id,
-            record.game,
-            record.version,
-            len(record.players),
-            list(record.players),
+            game,
+            data["version"],
+            len(players),
+            list(players),
             orjson.dumps(data["options"]).decode(),
             orjson.dumps(data.get("meta", {})).decode(),
             len(deals),
@@ -253,11 +286,9 @@ class Rows:
             orjson.dumps(data).decode(),
             *(data["options"].get(column[len("option_") :]) for column in OPTION_COLUMNS),
         )
-        points = self._card_points(ruleset, table, record.game)
-        running: list[float] | None = [0.0] * len(record.players)
-        for number, (deal, raw, replay) in enumerate(
-            zip(record.deals, deals, report.replays, strict=True), 1
-        ):
+        deck = self._deck(ruleset, table, game)
+        running: list[float] | None = [0.0] * len(players)
+        for number, (raw, replay) in enumerate(zip(deals, record.replays, strict=True), 1):
             state = replay.state if replay is not None else None
             summary = ruleset.summary(state) if state is not None else DealSummary()
             tricks = state.tricks if state is not None else []
@@ -268,10 +299,10 @@ class Rows:
                 "deals",
                 game_id,
                 number,
-                record.game,
-                len(record.players),
-                deal.dealer,
-                deal.status,
+                game,
+                len(players),
+                raw["dealer"],
+                raw.get("status", "played"),
                 summary.contract,
                 _number(summary.contract),
                 summary.declarer,
@@ -308,9 +339,10 @@ class Rows:
                 [_number(v) if a.kind == "bid" else None for a, v in zip(calls, values, strict=True)],
             )
             if tricks:
-                self._plays(game_id, number, tricks, table, ruleset, state, points)
+                self._plays(tricks, ruleset, state)
+                self.trick_decks += [deck] * len(tricks)
                 self._tricks(game_id, number, tricks, ruleset.deal_shares(table, state), side)
-            running = self._scores(game_id, number, record.players, deal, replay, running, side)
+            running = self._scores(game_id, number, players, raw, replay, running, side)
         self.games += 1
         self.deals += len(deals)
 
@@ -319,68 +351,43 @@ class Rows:
         game_id: int,
         number: int,
         players: list[str],
-        deal: Any,
+        deal: dict[str, Any],
         replay: Any,
         running: list[float] | None,
         side: list[bool] | None,
     ) -> list[float] | None:
         """One row per seat: the score written and computed, the running total, the seat's side."""
-        written = list(deal.result.scores) if deal.result is not None else None
+        written = list(deal["result"]["scores"]) if "result" in deal else None
         computed = replay.scores if replay is not None else None
         scores = written if written is not None else computed
-        if deal.totals is not None:
-            running = [float(t) for t in deal.totals]
+        if deal.get("totals") is not None:
+            running = [float(t) for t in deal["totals"]]
         elif running is not None and scores is not None:
             running = [t + s for t, s in zip(running, scores, strict=True)]
         else:
             running = None
-        for seat, player in enumerate(players):
-            self._row(
-                "scores",
-                game_id,
-                number,
-                seat,
-                player,
-                None if side is None else SIDES[side[seat]],
-                _at(written, seat),
-                _at(computed, seat),
-                _at(running, seat),
-            )
+        seats = range(len(players))
+        self._extend(
+            "scores",
+            [game_id] * len(players),
+            [number] * len(players),
+            list(seats),
+            players,
+            [None] * len(players) if side is None else [SIDES[s] for s in side],
+            [_at(written, seat) for seat in seats],
+            [_at(computed, seat) for seat in seats],
+            [_at(running, seat) for seat in seats],
+        )
         return running
 
-    def _plays(
-        self,
-        game_id: int,
-        number: int,
-        tricks: list[Any],
-        table: Any,
-        ruleset: Any,
-        state: Any,
-        points: list[float | None],
-    ) -> None:
-        """One row per card played, built column by column."""
+    def _plays(self, tricks: list[Any], ruleset: Any, state: Any) -> None:
+        """The cards played, who played them and whether each counted as a trump; the other
+        columns of the plays rows are their tricks' (`batches`)."""
         cards = [card for trick in tricks for card in trick.cards]
-        seats = [seat for trick in tricks for seat in trick.seats]
-        sizes = [len(trick.cards) for trick in tricks]
-        leaders = [trick.leader for trick, size in zip(tricks, sizes, strict=True) for _ in range(size)]
-        winners = [trick.winner for trick, size in zip(tricks, sizes, strict=True) for _ in range(size)]
-        deck = table.deck
-        self._extend(
-            "plays",
-            [game_id] * len(cards),
-            [number] * len(cards),
-            [t for t, size in enumerate(sizes, 1) for _ in range(size)],
-            [p for size in sizes for p in range(1, size + 1)],
-            seats,
-            [deck.codes[c] for c in cards],
-            [deck.suits[c] for c in cards],
-            [deck.ranks[c] for c in cards],
-            [ruleset.is_trump(state, c) for c in cards],
-            leaders,
-            winners,
-            [seat == winner for seat, winner in zip(seats, winners, strict=True)],
-            [points[c] for c in cards],
-        )
+        is_trump = ruleset.is_trump
+        self.played["card"] += cards
+        self.played["seat"] += [seat for trick in tricks for seat in trick.seats]
+        self.played["trump"] += [is_trump(state, card) for card in cards]
 
     def _tricks(
         self,
@@ -394,15 +401,13 @@ class Rows:
         (`Ruleset.deal_shares`: French Tarot's Excuse stays with its side), in all, by seat and
         to the declaring side."""
         count = len(tricks)
-        if shares is None:
-            points: list[Any] = [None] * count
-            ours: list[Any] = [None] * count
-        else:
-            points = [sum(share) for share in shares]
-            seats = [seat for seat, declaring in enumerate(side or []) if declaring]
-            ours = [sum([share[seat] for seat in seats]) for share in shares] if side else [None] * count
+        if shares is not None:
             for share in shares:
-                self.shares.extend(share)
+                self.shares += share
+                self.declaring += (
+                    side if side is not None and len(side) == len(share) else [False] * len(share)
+                )
+        counted = shares is not None
         self._extend(
             "tricks",
             [game_id] * count,
@@ -411,19 +416,24 @@ class Rows:
             [trick.leader for trick in tricks],
             [trick.winner for trick in tricks],
             [len(trick.cards) for trick in tricks],  # the plays' cards, as lists in `batches`
-            points,
+            [counted] * count,  # the points, summed from the shares in `batches`
             [len(share) for share in shares] if shares is not None else [None] * count,
-            ours,
+            [counted and side is not None] * count,  # the declaring side's, likewise
         )
 
-    def _card_points(self, ruleset: Any, table: Any, game: str) -> list[float | None]:
-        """Each card's points by the ruleset (`Ruleset.card_points`), by card id, worked out once
-        per game and deck."""
-        key = (game, table.deck.name, len(table.deck))
-        if key not in self.points:
-            values = [ruleset.card_points(table, card) for card in range(len(table.deck))]
-            self.points[key] = [None if v is None else float(v) for v in values]
-        return self.points[key]
+    def _deck(self, ruleset: Any, table: Any, game: str) -> int:
+        """Where a game and deck's cards start in `cards`, their points by the ruleset
+        (`Ruleset.card_points`) worked out once."""
+        deck = table.deck
+        key = (game, deck.name, len(deck))
+        if key not in self.decks:
+            self.decks[key] = len(self.cards["card"])
+            values = [ruleset.card_points(table, card) for card in range(len(deck))]
+            self.cards["card"] += deck.codes
+            self.cards["suit"] += deck.suits
+            self.cards["rank"] += deck.ranks
+            self.cards["points"] += [None if v is None else float(v) for v in values]
+        return self.decks[key]
 
     def _extend(self, table: str, *columns: list[Any]) -> None:
         for column, values in zip(self.columns[table].values(), columns, strict=True):
@@ -438,19 +448,79 @@ class Rows:
         out = {
             name: pa.RecordBatch.from_pydict(self.columns[name], schema=schema)
             for name, schema in TABLES.items()
-            if name != "tricks"
+            if name not in ("plays", "tricks")
         }
-        tricks = dict(self.columns["tricks"])
-        tricks["cards"] = _lists(tricks["cards"], out["plays"].column("card"))
-        tricks["shares"] = _lists(tricks["shares"], pa.array(self.shares, pa.float64()))
-        out["tricks"] = pa.RecordBatch.from_pydict(tricks, schema=TABLES["tricks"])
+        out["plays"] = self._plays_batch()
+        out["tricks"] = self._tricks_batch(out["plays"].column("card"))
         out = {name: out[name] for name in TABLES}
-        for columns in self.columns.values():
+        for columns in [*self.columns.values(), self.played]:
             for values in columns.values():
                 values.clear()
+        self.trick_decks.clear()
         self.shares.clear()
+        self.declaring.clear()
         self.deals = self.games = 0
         return out
+
+    def _tricks_batch(self, cards: pa.Array) -> pa.RecordBatch:
+        """The tricks rows, their cards lists from the plays' cards, their points and the
+        declaring side's summed from their shares."""
+        tricks = dict(self.columns["tricks"])
+        shares = np.array(self.shares, np.float64)
+        sizes = np.array([size or 0 for size in tricks["shares"]], np.int64)
+        tricks["points"] = _sums(shares, sizes, tricks["points"])
+        tricks["declarer_points"] = _sums(
+            shares * np.array(self.declaring, np.bool_), sizes, tricks["declarer_points"]
+        )
+        tricks["cards"] = _lists(tricks["cards"], cards)
+        tricks["shares"] = _lists(tricks["shares"], pa.array(shares, pa.float64()))
+        return pa.RecordBatch.from_pydict(tricks, schema=TABLES["tricks"])
+
+    def _plays_batch(self) -> pa.RecordBatch:
+        """The plays rows, built a column at a time: each card's trick columns (keys, trick,
+        leader, winner) repeated from its trick's row, its code, suit, rank and points taken
+        from its deck by id."""
+        tricks = self.columns["tricks"]
+        sizes = np.array(tricks["cards"], dtype=np.int64)
+        of_trick = pa.array(np.repeat(np.arange(len(sizes)), sizes))
+        decks = np.repeat(np.array(self.trick_decks, np.int64), sizes)
+        by_card = pa.array(decks + np.array(self.played["card"], np.int64))
+        starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
+        schema = TABLES["plays"]
+
+        def repeated(name: str) -> pa.Array:
+            return pa.array(tricks[name], schema.field(name).type).take(of_trick)
+
+        def carded(name: str) -> pa.Array:
+            return pa.array(self.cards[name], schema.field(name).type).take(by_card)
+
+        seats = pa.array(self.played["seat"], pa.int8())
+        winners = repeated("winner")
+        columns = {
+            "game_id": repeated("game_id"),
+            "deal": repeated("deal"),
+            "trick": repeated("trick"),
+            "position": pa.array(np.arange(len(starts)) - starts + 1, pa.int8()),
+            "seat": seats,
+            "card": carded("card"),
+            "suit": carded("suit"),
+            "rank": carded("rank"),
+            "trump": pa.array(self.played["trump"], pa.bool_()),
+            "leader": repeated("leader"),
+            "winner": winners,
+            "won": pc.fill_null(pc.equal(seats, winners), False),
+            "points": carded("points"),
+        }
+        return pa.RecordBatch.from_pydict(columns, schema=schema)
+
+
+def _sums(values: Any, sizes: Any, counted: list[bool]) -> pa.Array:
+    """Each row's sum of its `sizes` values, one row's after another's; null where not `counted`."""
+    sums = np.zeros(len(sizes), np.float64)
+    filled = sizes > 0
+    if filled.any():
+        sums[filled] = np.add.reduceat(values, (np.cumsum(sizes) - sizes)[filled])
+    return pa.array(sums, pa.float64(), mask=~np.array(counted, np.bool_))
 
 
 def _lists(sizes: list[int | None], values: pa.Array) -> pa.Array:
@@ -494,9 +564,10 @@ SIDES = {True: "declarer", False: "defence"}
 LEADING_NUMBER = re.compile(r"[0-9]+")
 
 
+@lru_cache(maxsize=1024)
 def _number(text: str | None) -> int | None:
     """The number a bid's or contract's text starts with (`7`, `7 no trump`, Charlemagne's `2H`),
-    None for a word (`pass`, `garde`)."""
+    None for a word (`pass`, `garde`); the few values met are worked out once each."""
     found = LEADING_NUMBER.match(text) if text is not None else None
     return int(found.group()) if found is not None else None
 

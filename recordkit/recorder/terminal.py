@@ -63,6 +63,8 @@ class Session:
     pending: dict[str, Any] = field(default_factory=dict)
     unsaved: bool = True
     """Whether something was recorded since the record was last written."""
+    knocks: list[tuple[int, int, str]] = field(default_factory=list)
+    """Knocks written for a place the play has not reached yet: (trick, after, action)."""
     lines: LineReader = field(init=False)
     """The notation's reader, one line at a time, for this game and its players."""
     keywords: frozenset[str] = field(init=False)
@@ -226,20 +228,111 @@ class Session:
             return self.check(key, value)
         if key == "dealer":
             return self.deal_header({"dealer": value})
+        if key == "knocks" and isinstance(value, list) and isinstance(value[0], dict):
+            return self.knock(value[0])
         texts = _actions(key, value)
         if texts is None:
             self.say(
                 f"[red]refused: {escape(key)} is not typed at the prompt (the recorder writes what it holds)"
             )
             return False
+        if key == "tricks":
+            return self.play(texts[0])
+        if key == "proposals":
+            return self.windows(value)
         return all(self.action(text) for text in texts)
+
+    def windows(self, windows: list[list[Any]]) -> bool:
+        """Karnöffel's proposal windows, each call made in its window: the windows written empty
+        (`-`) and the end of each window are the passes the record leaves unsaid."""
+        for number, window in enumerate(windows, start=1):
+            for call in window:
+                if not self.in_window(_call(call), number):
+                    return False
+        return True
+
+    def in_window(self, text: str, number: int) -> bool:
+        """A call made in window `number`: passing first while it would land in an earlier one."""
+        rec = self.recorder
+        for _ in range(4 * rec.table.players):
+            if not self.action(text):
+                return False
+            live = rec.current or rec.deals[-1]
+            if len(to_data(live.written).get("proposals") or []) >= number:
+                return True
+            rec.undo()
+            if "pass" not in rec.legal():
+                break
+            rec.act("pass")
+        self.say(f"[red]refused: {escape(text)} cannot be made in proposal window {number}")
+        return False
+
+    def play(self, cards: str) -> bool:
+        """A trick's cards, as a file writes it: the calls the record leaves unsaid before it are
+        passes (Karnöffel's proposal windows closed), and the knocks written for a place in it are
+        made there; otherwise the line is played as typed."""
+        self.unsaid()
+        if not self.knocks:
+            return self.action(cards)
+        for card in cards.replace(",", " ").split():
+            if not self.action(card):
+                return False
+            self.due()
+        return True
+
+    def unsaid(self) -> None:
+        """Pass while calls are asked for and no card may be played, if passing up to the play
+        leaves the deal as written unchanged: that is what a record's silence means (Karnöffel's
+        proposal windows that nobody opened). Otherwise nothing is passed."""
+        rec = self.recorder
+        live = rec.current
+        if live is None or rec.turn is None or "play" in rec.turn.kinds:
+            return
+        written, passed = to_data(live.written), 0
+        while rec.turn is not None and "play" not in rec.turn.kinds and "pass" in rec.legal():
+            rec.act("pass")
+            passed += 1
+        if rec.turn is None or "play" not in rec.turn.kinds or to_data(live.written) != written:
+            for _ in range(passed):
+                rec.undo()
+
+    def knock(self, knock: dict[str, Any]) -> bool:
+        """A knock written with its place (Charlemagne): made now if the play is there, else when
+        the play reaches it, as a file lists it before the tricks."""
+        texts = _actions("knocks", [knock])
+        if (
+            texts is None
+            or not isinstance(knock.get("trick"), int)
+            or not isinstance(knock.get("after"), int)
+        ):
+            self.say("[red]refused: a knock is written knock SEAT TRICK AFTER")
+            return False
+        self.knocks.append((knock["trick"], knock["after"], texts[0]))
+        self.due()
+        return True
+
+    def due(self) -> None:
+        """Make the knocks whose place the play has reached."""
+        rec = self.recorder
+        live, turn = rec.current, rec.turn
+        if live is None or turn is None or "play" not in turn.kinds:
+            return
+        tricks, so_far = live.state.tricks, len(rec.trick_so_far())
+        places = {(len(tricks) + 1, so_far)}
+        if tricks and not so_far:  # after the last card of a trick
+            places.add((len(tricks), len(tricks[-1].cards)))
+        for knock in [k for k in self.knocks if k[:2] in places]:
+            self.knocks.remove(knock)
+            self.act(knock[2])
 
     def dealt(self, key: str, value: Any) -> bool:
         """A hand, the dog, kitty or face-up cards, or the status, kept for the next deal."""
         if self.recorder.current is not None:
             self.say("[red]refused: the cards dealt are given before the deal's first call, not during it")
             return False
-        if key == "hands":
+        if key == "hands" and value == []:  # no hand dealt (Karnöffel: a surrender in window 1)
+            self.pending["hands"] = []
+        elif key == "hands":
             if not isinstance(value, list) or len(value) != self.recorder.table.players:
                 self.say("[red]refused: write a hand as: hand SEAT CARDS")
                 return False
@@ -319,6 +412,11 @@ class Session:
         result = live.final.result
         scores = f"scores {format_scores(result.scores)}" if result is not None else "not scored"
         self.say(f"deal {live.number} is over ({live.end}): {scores}; totals {self.scores(live.totals())}")
+        for trick, after, _ in self.knocks:
+            self.say(
+                f"[red]refused: the knock after card {after} of trick {trick} is not a place in this deal's play"
+            )
+        self.knocks.clear()
         self.save()
 
     # --- the cards dealt --------------------------------------------------------------------

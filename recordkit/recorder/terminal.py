@@ -29,14 +29,22 @@ from recordkit.recorder.recorder import Recorder
 from recordkit.recorder.refusal import RefusedError
 
 HELP = """\
-Type each call, card or announcement as the record writes it (aliases accepted): garde, HK, T21,
-pass, 6, raise, "poignee simple T21 T20 ...". Several cards on one line are played in turn (a whole
-trick, a discard). "SEAT: ..." says who acts when it is not the seat whose turn it is (2: knock).
+Type the lines of the recordkit notation (spec/NOTATION.md), as in a .rkn file: the prompt reads
+them with the file reader, so seat names, suit symbols, commas and card aliases are read alike.
+A call, card or announcement may also be typed alone: garde, HK, T21, pass, 6, raise,
+"poignee simple T21 T20 ..."; "SEAT: ..." says who acts when it is not the seat whose turn it is.
 Before a deal, give what you know of the cards dealt; the deal starts with the first call, or once
 every hand and group is given. A hand not given is derived from the cards it plays.
+                [event "Club night"]   a tag, before the first deal (meta tags are recorded)
+                deal N dealer D   the next deal (its number and dealer are checked)
                 hand SEAT CARDS   one seat's hand as dealt (your own, say; any order of seats)
-                FIELD CARDS       the game's other deal fields (dog, kitty, faceup)
+                dog CARDS         the game's other dealt cards (dog, kitty, faceup)
                 status annulled   a deal thrown in by rule (French Tarot's petit sec)
+                auction CALLS     the calls in turn; discard CARDS, call CARD, trump SUIT...
+                CARDS             a trick, from its leader (or any cards, played in turn)
+                announce ...      poignee SEAT LEVEL CARDS, slam SEAT, misere SEAT KIND
+                knock SEAT T A    a knock after card A of trick T, made when the play is there
+                scores ..., totals ..., contract ...   checked against the rules' score
                 deal              start the deal now with what was given
                 random [SEED]     deal at random (a demonstration)
 Commands:       ? or legal        what may be typed now (with a hand not known: what is still possible)

@@ -33,15 +33,15 @@ Where = tuple[int, int]
 
 class Places(dict[str, Where]):
     """Where each JSON path of a record was written. The items of a deal's tricks and hands, the
-    most numerous parts, are kept in a list of places a list (`deals[2].tricks` -> the place of
-    each trick in order) and looked up by path like the rest: `"deals[2].tricks[5]" in places`,
-    `places["deals[2].tricks[5]"]`."""
+    most numerous parts, are kept in a list a list (`deals[2].tricks` -> the place of each trick in
+    order; a line number alone for column 1) and looked up by path like the rest:
+    `"deals[2].tricks[5]" in places`, `places["deals[2].tricks[5]"]`."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.items_of: dict[str, list[Where | None]] = {}
+        self.items_of: dict[str, list[Where | int | None]] = {}
 
-    def listed(self, path: str, length: int) -> list[Where | None]:
+    def listed(self, path: str, length: int) -> list[Where | int | None]:
         """The places of the items of the list at `path`, at least `length` of them (None where
         an item was not written on a line of its own)."""
         found = self.items_of.setdefault(path, [])
@@ -55,7 +55,8 @@ class Places(dict[str, Where]):
         found = self.items_of.get(head)
         if found is None or not _counted(index[:-1]) or int(index[:-1]) >= len(found):
             return None
-        return found[int(index[:-1])]
+        where = found[int(index[:-1])]
+        return (where, 1) if isinstance(where, int) else where
 
     def __contains__(self, path: object) -> bool:
         return super().__contains__(path) or (isinstance(path, str) and self._item(path) is not None)
@@ -130,8 +131,8 @@ class _Reader:
         deal: dict[str, Any] | None = None
         tricks: list[Any] | None = None
         hands: list[Any] | None = None
-        trick_places: list[Where | None] = []
-        hand_places: list[Where | None] = []
+        trick_places: list[Where | int | None] = []
+        hand_places: list[Where | int | None] = []
         codes, keys = self.codes, self.keys
         for number, text in enumerate(lines, start=1):
             if not text:
@@ -144,7 +145,7 @@ class _Reader:
                         if tricks is None:
                             tricks, trick_places = self._listed(deal, "tricks")
                         if tricks is not None:
-                            trick_places.append((number, 1))
+                            trick_places.append(number)
                             tricks.append(text)
                             continue
                     elif first == "hand" and len(words) > 1 and codes.issuperset(words[2:]):
@@ -155,7 +156,7 @@ class _Reader:
                             index = int(seat)
                             if hands is not None and index < len(hands):
                                 hands[index] = text[6 + len(seat) :]
-                                hand_places[index] = (number, 1)
+                                hand_places[index] = number
                                 continue
                     elif first in keys and self._short(deal, first, keys[first], words, text, number):
                         continue
@@ -169,7 +170,7 @@ class _Reader:
             codes, keys, tricks, hands = self.codes, self.keys, None, None
             deal = self.deal if codes else None
 
-    def _listed(self, deal: dict[str, Any], key: str) -> tuple[list[Any] | None, list[Where | None]]:
+    def _listed(self, deal: dict[str, Any], key: str) -> tuple[list[Any] | None, list[Where | int | None]]:
         """The tricks or hands of the deal being read (made here if it has none yet) and their
         places; None when they were written as something else than a list (`tricks = 5`)."""
         assert self.record is not None
@@ -589,13 +590,15 @@ class _Reader:
         hands[seat] = " ".join(
             self._card(w, c) for w, c in zip(words[2:], columns[2:], strict=True) if w != COMMA
         )
-        self.record.places.listed(self._path("hands", "deal"), len(hands))[seat] = (self.number, columns[0])
+        self.record.places.listed(self._path("hands", "deal"), len(hands))[seat] = _at(
+            self.number, columns[0]
+        )
 
     def _trick(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int) -> None:
         """A trick: its cards from the leader, and a comment in quotes at the end; or `= {json}`."""
         tricks = _part(deal, "tricks", list, column)
         assert self.record is not None
-        self.record.places.listed(self._path("tricks", "deal"), len(tricks)).append((self.number, column))
+        self.record.places.listed(self._path("tricks", "deal"), len(tricks)).append(_at(self.number, column))
         if words and isinstance(words[0], Json):
             tricks.append(words[0].value)
         else:
@@ -727,6 +730,11 @@ def _part(deal: dict[str, Any], key: str, kind: type[list[Any]] | type[dict[str,
             column,
         )
     return value
+
+
+def _at(line: int, column: int) -> Where | int:
+    """A listed item's place as `Places` keeps it: the line alone for column 1."""
+    return line if column == 1 else (line, column)
 
 
 def _counted(word: str) -> bool:

@@ -330,6 +330,7 @@ def test_the_prompt_reads_the_notations_tolerant_spellings_and_checks_what_it_is
     out = tmp_path / "game.json"
     lines = [
         '[Game "charlemagne"]',
+        '[Game "joffre"]',
         '[event "Club night"]',
         "deal 1 dealer 2",
         "hand Anne ♠Q, H8 H10 HQ HK D7 DK CQ",
@@ -342,7 +343,7 @@ def test_the_prompt_reads_the_notations_tolerant_spellings_and_checks_what_it_is
     done = type_in(record_command("charlemagne", 4, out, {}), lines)
     assert done.returncode == 0, done.stderr
     said = done.stdout
-    assert "refused: this game's game is joffre" not in said
+    assert "refused: this game's game is charlemagne, not joffre" in said
     assert "read as: the player Anne read as seat 0" in said and "read as: the card ♠Q read as SQ" in said
     assert "refused: deal 1 is dealt by seat 0, not 2" in said
     assert "refused: the cards dealt are given before the deal's first call" in said

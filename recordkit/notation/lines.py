@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recordkit.diagnostics import Diagnostic
+from recordkit.model import FORMAT_NAME, FORMAT_VERSION
 from recordkit.notation.keys import canonical_codes, keywords
 from recordkit.notation.read import _Reader
 
@@ -56,8 +57,13 @@ class LineReader:
         assert record is not None
         notes = list(record.notes)
         if tag:
-            data = {k: v for k, v in record.data.items() if k not in ("format", "version", "deals")}
-            return LineRead(tags={k: v for k, v in data.items() if v not in (None, [], {})}, notes=notes)
+            unset = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "game": None, "deals": []}
+            tags = {
+                k: v
+                for k, v in record.data.items()
+                if v not in ([], {}) and (k not in unset or unset[k] != v)
+            }
+            return LineRead(tags=tags, notes=notes)
         deals = record.data["deals"]
         if len(deals) == deal_number:  # a `deal` line: the deal it starts, with its statements
             return LineRead(fields=deals[-1], deal=True, notes=notes)

@@ -293,7 +293,7 @@ class Recorder:
         if not text:
             raise refusal("nothing to record: type a call, a card or an announcement")
         words = text.replace(",", " ").split()
-        parts = words if len(words) > 1 and all(self._is_card(w) for w in words) else [text]
+        parts = words if len(words) > 1 and all(self.is_card(w) for w in words) else [text]
         flags: list[Diagnostic] = []
         for done, part in enumerate(parts):
             try:
@@ -541,7 +541,7 @@ class Recorder:
         live.final = deal
         live.end = "abandoned"
 
-    def _is_card(self, word: str) -> bool:
+    def is_card(self, word: str) -> bool:
         """Whether a word is a card code of this game (aliases included)."""
         return ascii_upper(word) in self.table.deck.index
 

@@ -279,7 +279,8 @@ class Session:
         """A trick's cards, as a file writes it: the calls the record leaves unsaid before it are
         passes (Karnöffel's proposal windows closed), and the knocks written for a place in it are
         made there; otherwise the line is played as typed."""
-        self.unsaid()
+        if all(self.recorder.is_card(word) for word in cards.replace(",", " ").split()):
+            self.unsaid()
         if not self.knocks:
             return self.action(cards)
         for card in cards.replace(",", " ").split():

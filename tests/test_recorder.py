@@ -680,3 +680,20 @@ def test_a_karnoffel_deal_starts_without_its_face_up_round() -> None:
     first = rec.turn.seat
     rec.act("pass")  # a deal in progress with only calls is not read as a score sheet's line
     assert rec.turn is not None and rec.turn.seat != first
+
+
+def test_a_meta_tag_typed_is_journaled_and_resumed(tmp_path: Path) -> None:
+    """`Recorder.tag` (the notation's tag lines at the prompt) is a journal entry of its own: the
+    record keeps it, resuming sets it again, and a `meta` entry of another shape is refused."""
+    journal = tmp_path / "game.journal"
+    rec = Recorder("joffre", ["Anne", "Bruno", "Claire", "Denis"], journal=journal)
+    rec.tag("event", "Club night")
+    rec.close()
+    assert orjson.loads(journal.read_bytes().splitlines()[-1]) == {"meta": {"event": "Club night"}}
+    again = Recorder.resume(journal)
+    assert again.record().meta == {"source": "recordkit record", "event": "Club night"}
+    again.close()
+    with journal.open("ab") as handle:
+        handle.write(b'{"meta": {"event": [1]}}\n{"undo": true}\n')
+    with pytest.raises(JournalError, match="meta"):
+        Recorder.resume(journal)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.notation.read import NORMALISED, Places, TextRecord, read_text
+from recordkit.notation.read import NORMALISED, TextRecord, read_text
 from recordkit.notation.write import write_text
 from recordkit.raw import RawRecord
 
@@ -41,7 +41,7 @@ def located(raw: RawRecord, diagnostics: list[Diagnostic], strict: bool) -> list
     return notes + [_at_text(d, places) for d in diagnostics]
 
 
-def _at_text(diagnostic: Diagnostic, places: Places) -> Diagnostic:
+def _at_text(diagnostic: Diagnostic, places: dict[str, tuple[int, int]]) -> Diagnostic:
     """A diagnostic with the line and column of the nearest written part of its JSON path."""
     where = diagnostic.location
     path = where.path or (f"deals[{where.deal - 1}]" if where.deal is not None else "")

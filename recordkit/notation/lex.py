@@ -13,7 +13,11 @@ from typing import Any
 
 _DECODER = json.JSONDecoder()
 _SPECIAL = re.compile(r'["#=,\[\t;]')
-"""A mark that only the character-by-character path reads."""
+"""A mark that only the token-by-token path reads."""
+_NEXT = re.compile(
+    r'[ \t\r\n\ufeff]*(?:(?P<word>[^ \t\r\n",;#=]+)|(?P<comma>[,;])|(?P<quote>")|(?P<json>=)|#)?'
+)
+"""Spaces, then the next token's start: a bare word, a separator, a quote, `=`, or `#` (a remark)."""
 
 
 class Quoted(str):
@@ -54,36 +58,30 @@ def tokens(line: str) -> tuple[list[str | Json], list[int]]:
         return words, _columns(line, words)
     out: list[str | Json] = []
     columns: list[int] = []
-    index, end = 0, len(line)
-    while index < end:
-        char = line[index]
-        if char in " \t\r\n\ufeff":
-            index += 1
-        elif char == "#":
+    index = 0
+    while True:
+        found = _NEXT.match(line, index)
+        assert found is not None  # the token is optional: it matches, if only the spaces
+        mark = found.lastgroup
+        if mark is None:  # the end of the line, or a remark
             break
-        elif char in ",;":
+        start, index = found.start(mark), found.end()
+        if mark == "word":
+            out.append(found.group(mark))
+        elif mark == "comma":
             out.append(COMMA)
-            columns.append(index + 1)
-            index += 1
-        elif char == '"':
-            text, index_after = _string(line, index)
+        elif mark == "quote":
+            text, index = _string(line, start)
             out.append(Quoted(text))
-            columns.append(index + 1)
-            index = index_after
-        elif char == "=":
-            value, index = _json(line, index + 1)
+        else:
+            value, index = _json(line, index)
             out.append(Json(value))
             columns.append(index + 1)
             rest = line[index:].strip()
             if rest and not rest.startswith("#"):
                 raise LexError("the line goes on after the JSON value that follows '='", index + 1)
             break
-        else:
-            start = index
-            while index < end and line[index] not in ' \t\r\n",;#=':
-                index += 1
-            out.append(line[start:index])
-            columns.append(start + 1)
+        columns.append(start + 1)
     return out, columns
 
 

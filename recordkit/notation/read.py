@@ -22,10 +22,50 @@ from recordkit.notation.lex import COMMA, Json, LexError, Quoted, plain, tokens
 
 NORMALISED = "NOTATION-NORMALISED"
 _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+_INTEGERS = re.compile(r"(-?[0-9]+ )*-?[0-9]+")
+"""Whole numbers written as the canonical form writes them, one space apart."""
 _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 _TAROT_TEN = re.compile(r"([SHDC])T")
 _RESERVED_TAGS = frozenset({"game", "format", "version", "players", "option", "comment", "meta"})
-Places = dict[str, tuple[int, int]]
+Where = tuple[int, int]
+"""A line and a column, from 1."""
+
+
+class Places(dict[str, Where]):
+    """Where each JSON path of a record was written. The items of a deal's tricks and hands, the
+    most numerous parts, are kept in a list a list (`deals[2].tricks` -> the place of each trick in
+    order; a line number alone for column 1) and looked up by path like the rest:
+    `"deals[2].tricks[5]" in places`, `places["deals[2].tricks[5]"]`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items_of: dict[str, list[Where | int | None]] = {}
+
+    def listed(self, path: str, length: int) -> list[Where | int | None]:
+        """The places of the items of the list at `path`, at least `length` of them (None where
+        an item was not written on a line of its own)."""
+        found = self.items_of.setdefault(path, [])
+        if len(found) < length:
+            found.extend([None] * (length - len(found)))
+        return found
+
+    def _item(self, path: str) -> Where | None:
+        """The place of `path` when it is an item of a listed list."""
+        head, _, index = path.rpartition("[")
+        found = self.items_of.get(head)
+        if found is None or not _counted(index[:-1]) or int(index[:-1]) >= len(found):
+            return None
+        where = found[int(index[:-1])]
+        return (where, 1) if isinstance(where, int) else where
+
+    def __contains__(self, path: object) -> bool:
+        return super().__contains__(path) or (isinstance(path, str) and self._item(path) is not None)
+
+    def __missing__(self, path: str) -> Where:
+        where = self._item(path)
+        if where is None:
+            raise KeyError(path)
+        return where
 
 
 @dataclass
@@ -34,7 +74,7 @@ class TextRecord:
 
     data: dict[str, Any]
     line: int
-    places: Places = field(default_factory=dict)
+    places: Places = field(default_factory=Places)
     notes: list[Diagnostic] = field(default_factory=list)
 
 
@@ -51,13 +91,14 @@ def read_text(text: str | Iterable[str], file: str | None = None) -> Iterator[Te
     """Every record of a notation text (or of its lines, streamed), in order; a tag line after
     a deal starts the next record."""
     reader = _Reader(file)
-    lines = text.splitlines() if isinstance(text, str) else text
-    for number, line in enumerate(lines, start=1):
-        reader.line(number, line)
-        if reader.done:
-            yield from reader.done
-            reader.done.clear()
+    lines = text.splitlines() if isinstance(text, str) else map(_chomp, text)
+    yield from reader.read(lines)
     yield from reader.finish()
+
+
+def _chomp(line: str) -> str:
+    """A streamed line without its line break."""
+    return line.rstrip("\r\n")
 
 
 class _Reader:
@@ -81,17 +122,136 @@ class _Reader:
             self.record = None
         return self.done
 
-    def line(self, number: int, text: str) -> None:
-        """Read one line: a tag, a deal's start, a statement, a trick, or nothing."""
-        self.number = number
+    def read(self, lines: Iterable[str]) -> Iterator[TextRecord]:
+        """Read lines in order, yielding each record once the next one starts. The lines of
+        canonical text (single spaces, canonical card codes, keywords in lower case) are read here
+        at once: a blank line, a trick, a hand, a `deal N dealer D` line and a statement of one
+        keyword; any other line, and any of these that is not so written, by `line`, the general
+        way, which reads them the same."""
+        deal: dict[str, Any] | None = None
+        tricks: list[Any] | None = None
+        hands: list[Any] | None = None
+        trick_places: list[Where | int | None] = []
+        hand_places: list[Where | int | None] = []
+        codes, keys = self.codes, self.keys
+        for number, text in enumerate(lines, start=1):
+            if not text:
+                continue
+            if codes:
+                words = text.split(" ")
+                first = words[0]
+                if deal is not None:
+                    if codes.issuperset(words):
+                        if tricks is None:
+                            tricks, trick_places = self._listed(deal, "tricks")
+                        if tricks is not None:
+                            trick_places.append(number)
+                            tricks.append(text)
+                            continue
+                    elif first == "hand" and len(words) > 1 and codes.issuperset(words[2:]):
+                        seat = words[1]
+                        if seat.isdigit() and seat.isascii():
+                            if hands is None:
+                                hands, hand_places = self._listed(deal, "hands")
+                            index = int(seat)
+                            if hands is not None and index < len(hands):
+                                hands[index] = text[6 + len(seat) :]
+                                hand_places[index] = number
+                                continue
+                    elif first in keys and self._short(deal, first, keys[first], words, text, number):
+                        continue
+                if first == "deal" and self._fast_deal(words, number):
+                    deal, tricks, hands = self.deal, None, None
+                    continue
+            self.line(number, text)
+            if self.done:
+                yield from self.done
+                self.done.clear()
+            codes, keys, tricks, hands = self.codes, self.keys, None, None
+            deal = self.deal if codes else None
+
+    def _listed(self, deal: dict[str, Any], key: str) -> tuple[list[Any] | None, list[Where | int | None]]:
+        """The tricks or hands of the deal being read (made here if it has none yet) and their
+        places; None when they were written as something else than a list (`tricks = 5`)."""
+        assert self.record is not None
+        value = deal.get(key)
+        if value is None:
+            value = deal[key] = [] if key == "tricks" else [None] * len(self.record.data["players"])
+        if type(value) is not list:
+            return None, []
+        return value, self.record.places.listed(f"{self.base}.{key}", len(value))
+
+    def _short(
+        self,
+        deal: dict[str, Any],
+        key: str,
+        entry: tuple[str, Kind],
+        words: list[str],
+        text: str,
+        number: int,
+    ) -> bool:
+        """A line of one statement in its short canonical form, read at once: numbers, cards, calls
+        without seats, a word, a card, a seat or a whole number; False for any other line."""
+        place, kind = entry
+        rest = words[1:]
+        value: Any
+        if kind == "numbers":
+            if _INTEGERS.fullmatch(text, len(key) + 1) is None:
+                return False
+            value = list(map(int, rest))
+        elif kind == "cards" and self.codes.issuperset(rest):
+            value = " ".join(rest)
+        elif kind == "calls" and plain(text) and "@" not in text:
+            value = rest
+        elif len(rest) != 1:
+            return False
+        elif kind == "card" and rest[0] in self.codes:
+            value = rest[0]
+        elif kind in ("seat", "whole") and _counted(rest[0]):
+            value = int(rest[0])
+        elif kind == "word" and plain(text):
+            value = rest[0]
+        else:
+            return False
+        assert self.record is not None
+        places = self.record.places
+        if place == "result":
+            result = deal.get("result")
+            if result is None:
+                result = deal["result"] = {}
+                places[f"{self.base}.result"] = (number, 1)
+            elif type(result) is not dict:
+                return False
+            result[key] = value
+            places[f"{self.base}.result.{key}"] = (number, 1)
+        else:
+            deal[key] = value
+            places[f"{self.base}.{key}"] = (number, 1)
+        return True
+
+    def _fast_deal(self, words: list[str], number: int) -> bool:
+        """`deal N dealer D` in canonical form, N the next deal's number; False for any other."""
+        record = self.record
         if (
-            self.codes
-            and text[:1].isalnum()
-            and plain(text)
-            and (self.deal is not None or text[:5] == "deal ")
-            and self._fast(text if text[-1:] != "\n" else text.rstrip("\r\n"))
+            record is None
+            or len(words) != 4
+            or words[1] != str(len(record.data["deals"]) + 1)
+            or words[2] != "dealer"
+            or not _counted(words[3])
         ):
-            return
+            return False
+        deals = record.data["deals"]
+        self.number = number
+        self.deal = {"dealer": int(words[3])}
+        deals.append(self.deal)
+        self.base = f"deals[{len(deals) - 1}]"
+        record.places[self.base] = (number, 1)
+        record.places[f"{self.base}.dealer"] = (number, 7 + len(words[1]))
+        return True
+
+    def line(self, number: int, text: str) -> None:
+        """Read one line the general way: a tag, a deal's start, a statement, a trick, or nothing."""
+        self.number = number
         stripped = text.lstrip()
         if not stripped or stripped[0] == "#":
             return
@@ -106,85 +266,6 @@ class _Reader:
             self._problem("NOTATION-SYNTAX", str(error), error.column)
         except _UnreadableError as stop:
             self._problem(stop.code, str(stop), stop.column)
-
-    def _fast(self, text: str) -> bool:
-        """The lines of canonical text read at once: a trick, a hand, or one statement of cards,
-        calls or numbers, written in canonical codes and single spaces; False for any other line,
-        which the general path reads."""
-        words = text.split(" ")
-        first = words[0]
-        if first == "deal":
-            return self._fast_deal(words)
-        deal = self.deal
-        assert deal is not None and self.record is not None
-        codes = self.codes
-        if first not in self.keys and first not in STRUCTURE:
-            if not codes.issuperset(words):
-                return False
-            tricks = deal.get("tricks")
-            if tricks is None:
-                tricks = deal["tricks"] = []
-            self.record.places[f"{self.base}.tricks[{len(tricks)}]"] = (self.number, 1)
-            tricks.append(text)
-            return True
-        if first == "hand":
-            hands = deal.get("hands")
-            if len(words) < 2 or not words[1].isdigit() or not codes.issuperset(words[2:]):
-                return False
-            seat = int(words[1])
-            if hands is None:
-                hands = deal["hands"] = [None] * len(self.record.data["players"])
-            if seat >= len(hands):
-                return False
-            hands[seat] = " ".join(words[2:])
-            self.record.places[f"{self.base}.hands[{seat}]"] = (self.number, 1)
-            return True
-        place, kind = self.keys.get(first, ("deal", "text"))
-        rest = words[1:]
-        if kind == "numbers":
-            try:
-                value: Any = [int(w) for w in rest]
-            except ValueError:
-                return False
-        elif kind == "calls" and first == "auction":
-            value = rest
-        elif kind == "cards" and codes.issuperset(rest):
-            value = " ".join(rest)
-        elif len(rest) != 1:
-            return False
-        elif kind == "word" or (kind == "card" and rest[0] in codes):
-            value = rest[0]
-        elif kind in ("seat", "whole") and rest[0].isdigit():
-            value = int(rest[0])
-        else:
-            return False
-        if place == "result":
-            result = deal.setdefault("result", {})
-            self.record.places.setdefault(f"{self.base}.result", (self.number, 1))
-            result[first] = value
-            self.record.places[f"{self.base}.result.{first}"] = (self.number, 1)
-        else:
-            deal[first] = value
-            self.record.places[f"{self.base}.{first}"] = (self.number, 1)
-        return True
-
-    def _fast_deal(self, words: list[str]) -> bool:
-        """`deal N dealer D` in canonical form, N the next deal's number; False for any other."""
-        assert self.record is not None
-        deals = self.record.data["deals"]
-        if (
-            len(words) != 4
-            or words[1] != str(len(deals) + 1)
-            or words[2] != "dealer"
-            or not words[3].isdigit()
-        ):
-            return False
-        self.deal = {"dealer": int(words[3])}
-        deals.append(self.deal)
-        self.base = f"deals[{len(deals) - 1}]"
-        self.record.places[self.base] = (self.number, 1)
-        self.record.places[f"{self.base}.dealer"] = (self.number, 10 + len(words[1]))
-        return True
 
     # --- the envelope ---------------------------------------------------------------------
 
@@ -320,7 +401,7 @@ class _Reader:
         self.base = f"deals[{len(deals) - 1}]"
         record.places[self.base] = (self.number, columns[0])
         at = 1
-        if len(words) > 1 and isinstance(words[1], str) and words[1].isdigit():
+        if len(words) > 1 and isinstance(words[1], str) and _counted(words[1]):
             if int(words[1]) != len(deals):
                 self._problem(
                     "NOTATION-DEAL-NUMBER",
@@ -367,7 +448,7 @@ class _Reader:
         assert self.record is not None
         target = deal
         if place == "result":
-            target = deal.setdefault("result", {})
+            target = _part(deal, "result", dict, column)
             self.record.places.setdefault(path.rsplit(".", 1)[0], (self.number, column))
         target[key] = value
         self.record.places[path] = (self.number, column)
@@ -453,7 +534,7 @@ class _Reader:
 
     def _seat(self, word: str, column: int) -> int:
         """A seat: its number, or a player's name (said in a note)."""
-        if word.isdigit() and not isinstance(word, Quoted):
+        if _counted(word) and not isinstance(word, Quoted):
             return int(word)
         assert self.record is not None
         names = [ascii_lower(n) for n in self.record.data.get("players") or [] if isinstance(n, str)]
@@ -499,20 +580,25 @@ class _Reader:
         seat = self._seat(words[1], columns[1])
         assert self.record is not None
         players = len(self.record.data.get("players") or [])
-        hands = deal.setdefault("hands", [None] * players)
-        if not isinstance(hands, list) or seat >= len(hands):
+        hands = _part(deal, "hands", list, columns[0])
+        if not hands:
+            hands.extend([None] * players)
+        if seat >= len(hands):
             raise _UnreadableError(
                 "NOTATION-VALUE", f"seat {seat} is not at this table of {players}", columns[1]
             )
         hands[seat] = " ".join(
             self._card(w, c) for w, c in zip(words[2:], columns[2:], strict=True) if w != COMMA
         )
-        self.record.places[f"{self._path('hands', 'deal')}[{seat}]"] = (self.number, columns[0])
+        self.record.places.listed(self._path("hands", "deal"), len(hands))[seat] = _at(
+            self.number, columns[0]
+        )
 
     def _trick(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int) -> None:
         """A trick: its cards from the leader, and a comment in quotes at the end; or `= {json}`."""
-        tricks = deal.setdefault("tricks", [])
-        path = f"{self._path('tricks', 'deal')}[{len(tricks)}]"
+        tricks = _part(deal, "tricks", list, column)
+        assert self.record is not None
+        self.record.places.listed(self._path("tricks", "deal"), len(tricks)).append(_at(self.number, column))
         if words and isinstance(words[0], Json):
             tricks.append(words[0].value)
         else:
@@ -529,14 +615,12 @@ class _Reader:
                 words, columns = words[:-2], columns[:-2]
             cards = " ".join(self._card(w, c) for w, c in zip(words, columns, strict=True) if w != COMMA)
             tricks.append({"cards": cards, **trick} if trick else cards)
-        assert self.record is not None
-        self.record.places[path] = (self.number, column)
 
     def _announce(
         self, deal: dict[str, Any], words: list[str | Json], columns: list[int], column: int
     ) -> None:
         """`announce poignee SEAT LEVEL cards...`, `announce slam SEAT`, `announce misere SEAT KIND`."""
-        made = deal.setdefault("announcements", [])
+        made = _part(deal, "announcements", list, column)
         path = f"{self._path('announcements', 'deal')}[{len(made)}]"
         if words and isinstance(words[0], Json):
             made.append(words[0].value)
@@ -591,7 +675,7 @@ class _Reader:
             }
             item = values | item
         if key == "knock":
-            deal.setdefault("knocks", []).append(item)
+            _part(deal, "knocks", list, column).append(item)
             path = f"{self._path('knocks', 'deal')}[{len(deal['knocks']) - 1}]"
         else:
             deal["claim"] = item
@@ -632,6 +716,30 @@ _RULES = {
     "NOTATION-DEAL-NUMBER": "notation.deals",
 }
 """The rule id of each of the reader's error codes (spec/NOTATION.md)."""
+
+
+def _part(deal: dict[str, Any], key: str, kind: type[list[Any]] | type[dict[str, Any]], column: int) -> Any:
+    """The deal's list or object `key`, made empty if not there yet; a value of another kind,
+    written before as `key = JSON`, cannot take more (a diagnostic, not a traceback)."""
+    value = deal.setdefault(key, kind())
+    if type(value) is not kind:
+        wanted = "a list" if kind is list else "an object"
+        raise _UnreadableError(
+            "NOTATION-VALUE",
+            f"{key} was written with '=' as a value that is not {wanted}: this line cannot add to it",
+            column,
+        )
+    return value
+
+
+def _at(line: int, column: int) -> Where | int:
+    """A listed item's place as `Places` keeps it: the line alone for column 1."""
+    return line if column == 1 else (line, column)
+
+
+def _counted(word: str) -> bool:
+    """True for a word of ASCII digits only: a seat or a deal's number (`int` reads it)."""
+    return word.isascii() and word.isdigit()
 
 
 def _is_number(word: str | Json) -> bool:

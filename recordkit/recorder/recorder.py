@@ -144,6 +144,8 @@ class Recorder:
             self._act_one(entry["act"], entry.get("seat"))
         elif "undo" in entry:
             self._undo()
+        elif "meta" in entry:
+            self.meta.update(entry["meta"])
         else:  # the journal checked that an entry is one of the four kinds
             self._abandon()
 
@@ -291,7 +293,7 @@ class Recorder:
         if not text:
             raise refusal("nothing to record: type a call, a card or an announcement")
         words = text.replace(",", " ").split()
-        parts = words if len(words) > 1 and all(self._is_card(w) for w in words) else [text]
+        parts = words if len(words) > 1 and all(self.is_card(w) for w in words) else [text]
         flags: list[Diagnostic] = []
         for done, part in enumerate(parts):
             try:
@@ -307,6 +309,12 @@ class Recorder:
         done = self._undo()
         self._log({"undo": True})
         return done
+
+    def tag(self, name: str, value: str | int | float | bool) -> None:
+        """Set one of the record's meta tags (`event`, `date`...): the notation's tag lines typed at
+        the prompt. Journaled, so that resuming keeps it."""
+        self.meta[name] = value
+        self._log({"meta": {name: value}})
 
     def abandon(self) -> None:
         """The deal in progress stops here: it is kept as played so far, marked abandoned, not scored."""
@@ -533,7 +541,7 @@ class Recorder:
         live.final = deal
         live.end = "abandoned"
 
-    def _is_card(self, word: str) -> bool:
+    def is_card(self, word: str) -> bool:
         """Whether a word is a card code of this game (aliases included)."""
         return ascii_upper(word) in self.table.deck.index
 

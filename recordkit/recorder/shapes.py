@@ -12,7 +12,13 @@ from typing import Any
 import orjson
 
 _HEADER_OPTIONAL = {"options", "dealer", "keep_irregular", "meta"}
-_ENTRY_FIELDS = {"deal": {"deal"}, "act": {"act", "seat"}, "undo": {"undo"}, "abandon": {"abandon"}}
+_ENTRY_FIELDS = {
+    "deal": {"deal"},
+    "act": {"act", "seat"},
+    "undo": {"undo"},
+    "abandon": {"abandon"},
+    "meta": {"meta"},
+}
 
 
 def header_problem(header: dict[str, Any]) -> str | None:
@@ -41,12 +47,15 @@ def header_problem(header: dict[str, Any]) -> str | None:
 def entry_problem(entry: Any) -> str | None:
     """What is wrong with the shape of an entry line, or None: an object with one of `deal` (an
     object of the dealt fields), `act` (text, with an optional whole-number `seat`), `undo` or
-    `abandon` (true)."""
+    `abandon` (true), `meta` (the record's meta tags typed, an object of text, numbers, true/false)."""
     if not isinstance(entry, dict):
-        return f"a journal entry is an object (a deal, an action, an undo or an abandon), not {_shown(entry)}"
+        return (
+            "a journal entry is an object (a deal, an action, an undo, an abandon or meta tags), "
+            f"not {_shown(entry)}"
+        )
     kinds = [kind for kind in _ENTRY_FIELDS if kind in entry]
     if len(kinds) != 1:
-        return "a journal entry names exactly one of a deal, an action, an undo or an abandon"
+        return "a journal entry names exactly one of a deal, an action, an undo, an abandon or meta tags"
     kind = kinds[0]
     unknown = sorted(set(entry) - _ENTRY_FIELDS[kind])
     if unknown:
@@ -58,6 +67,8 @@ def entry_problem(entry: Any) -> str | None:
         return f"`act` is the text of the action typed, not {_shown(value)}"
     if kind == "act" and entry.get("seat") is not None and not _is_int(entry["seat"]):
         return f"`seat` is the seat that acted, a whole number, not {_shown(entry['seat'])}"
+    if kind == "meta" and not _is_meta(value):
+        return f"`meta` is an object whose values are text, numbers or true/false, not {_shown(value)}"
     if kind in ("undo", "abandon") and value is not True:
         return f"`{kind}` is written `true`, not {_shown(value)}"
     return None

@@ -265,7 +265,7 @@ def _play(state: CharlemagneState, tricks: list[Any], knocks: Knocks) -> bool:
                 if done < 0:
                     return False
             hand = hands[seat]
-            if not hand >> card & 1 or not legal_mask(ctx, hand, so_far) >> card & 1:
+            if not legal_mask(ctx, hand, so_far) >> card & 1:  # held, and legal
                 return False
             hands[seat] = hand ^ (1 << card)
             so_far.append(card)

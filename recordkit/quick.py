@@ -23,7 +23,7 @@ from recordkit.limits import within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
 from recordkit.rules.base import QuickDeal, Ruleset, Table
 
-_NUMBER = (int, float)
+_NUMBER = frozenset({int, float})
 
 
 def clean_deals(data: Any, game: str | None = None) -> int | None:
@@ -160,4 +160,4 @@ def _totals_after(
 
 def _numbers(value: Any) -> bool:
     """A JSON list of numbers (bools, which Python counts as ints, are not)."""
-    return type(value) is list and all(type(v) in _NUMBER for v in value)
+    return type(value) is list and _NUMBER.issuperset(map(type, value))

@@ -16,8 +16,8 @@ from recordkit.model import trick_codes
 from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.french_tarot.cards import DECK, EXCUSE, TRUMP_SUIT, suit_of
 from recordkit.rules.french_tarot.options import TarotOptions
-from recordkit.rules.french_tarot.play import legal_mask, may_play
-from recordkit.rules.french_tarot.quick import SEAT_ORDERS, trick_winner_position
+from recordkit.rules.french_tarot.play import legal_mask, play_trick, winning_index
+from recordkit.rules.french_tarot.quick import SEAT_ORDERS
 from recordkit.rules.french_tarot.record import BIDS, TarotDeal
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.rules.french_tarot.state import Phase
@@ -74,11 +74,12 @@ def winner_by_rank(trick: list[int]) -> int:
 
 @PROPERTY
 @given(players, seeds, tarot_options)
-def test_the_trick_kept_as_numbers_agrees_with_the_whole_trick(
+def test_the_trick_played_as_numbers_agrees_with_the_whole_trick(
     n: int, seed: int, options: dict[str, Any]
 ) -> None:
-    """tarot.play.follow .. excuse and tarot.trick.winner: the fast legality test and winning card
-    that play keeps up to date say, at every card of every deal, what reading the trick says."""
+    """tarot.play.follow .. excuse and tarot.trick.winner: at every card of every deal, `play_trick`
+    takes from the hand exactly the cards `legal_mask` allows on the trick so far, and the card
+    winning by rank is the one the rule's text names."""
     data = generated(n, seed, options=options)
     table = table_of(data)
     for raw in data["deals"]:
@@ -88,12 +89,16 @@ def test_the_trick_kept_as_numbers_agrees_with_the_whole_trick(
             if action is None or action.kind != "play" or trick is None or state.phase != Phase.PLAY:
                 continue
             if len(trick.cards) < n:
-                hand = state.hands[state.to_play()]
+                seat = state.to_play()
+                hand = state.hands[seat]
                 legal = legal_mask(hand, trick.cards)
                 for card in ids_of(hand):
-                    assert may_play(hand, card, state.rank.lead, state.rank.high) == bool(legal >> card & 1)
+                    taken = play_trick(
+                        list(state.hands), [*trick.seats, seat], [*trick.cards, card], len(trick.cards)
+                    )
+                    assert (taken >= 0) == bool(legal >> card & 1)
             if trick.cards:
-                assert trick.cards == [EXCUSE] or state.rank.best == winner_by_rank(trick.cards)
+                assert trick.cards == [EXCUSE] or winning_index(trick.cards) == winner_by_rank(trick.cards)
             if (
                 state.tricks
                 and len(state.tricks[-1].cards) == n
@@ -106,7 +111,7 @@ def test_the_trick_kept_as_numbers_agrees_with_the_whole_trick(
 @settings(max_examples=600, deadline=None)
 @given(st.sampled_from([3, 4, 5]), st.randoms(use_true_random=False), st.integers(0, 4))
 def test_the_fast_paths_trick_loop_agrees_with_the_rules(n: int, rng: Any, legal_cards: int) -> None:
-    """tarot.play.* and tarot.trick.winner: the fast path's one-loop trick (`trick_winner_position`)
+    """tarot.play.* and tarot.trick.winner: the one-loop trick both replays play (`play_trick`)
     refuses a trick exactly when a card is not legal by `legal_mask` for the hand and the trick so
     far, and otherwise names the card `winner_by_rank` names. Hands are dealt at random (of random sizes) and the
     first `legal_cards` cards are chosen among the legal ones (so most tricks get far), the rest
@@ -132,7 +137,7 @@ def test_the_fast_paths_trick_loop_agrees_with_the_rules(n: int, rng: Any, legal
         )
         expected_legal = expected_legal and card in legal
         trick.append(card)
-    position = trick_winner_position(list(hands), seats, trick)
+    position = play_trick(list(hands), seats, trick)
     if not expected_legal:
         assert position == -1
     else:

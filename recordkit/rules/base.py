@@ -239,26 +239,6 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """Checks of result fields beyond the scores (e.g. the card points written down)."""
         return []
 
-    quick_result_fields: ClassVar[frozenset[str]] = frozenset()
-    """Fields of a deal's result besides the scores that `quick_deal` checks itself."""
-
-    def quick_deal(
-        self,
-        table: Table,
-        deal: dict[str, Any],
-        before: Sequence[int | float],
-        completion: Completion | None = None,
-    ) -> QuickDeal | None:
-        """The fast path: a deal straight from parsed JSON, when replaying it in full would report
-        nothing at all (its `result` and `totals` aside: the caller checks them against the scores,
-        and a result holds only `scores`); `before` is the running totals before the deal, as
-        `start` gets them. `completion` is the fast derivation's when the deal is one it completed
-        (`quick_completed`): the checks it leaves without their facts (`completion.unchecked`) are
-        not made, as the full replay drops their findings. None whenever that is not certain, so
-        that the full replay explains it; None is always safe, and is what a game without a fast
-        path says."""
-        return None
-
     def trick_points(self, trick: PlayedTrick) -> int | float | None:
         """Card points in a trick, for the replay view; None for games that do not count them."""
         return None
@@ -327,18 +307,6 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """Whether a card counted as a trump in this deal (for the plays table)."""
         return False
 
-    def as_written(self, table: Table, deal: dict[str, Any], state: StateT, calls: list[Action]) -> bool:
-        """Whether an archive's calls and plays rows (`calls`, `state.tricks`) are this deal's
-        record exactly as written, so that checking the rows checks the record (the columnar path
-        of `recordkit.archive.columnar`). Games without a columnar check say False."""
-        return False
-
-    def prove_columns(self, rows: ColumnRows) -> Bools | None:
-        """Which of these archive records (by games row) the full validation would find nothing
-        wrong with, checked a whole row group at a time; None when the game has no columnar check.
-        A record it cannot prove goes to the record path, so it must never prove a faulty one."""
-        return None
-
     def describe(self, table: Table, action: Action) -> str:
         """An action's value in record notation (a call's name, a card's code), for the calls table."""
         if isinstance(action.value, int) and action.kind in {"play", "discard", "call"}:
@@ -370,14 +338,6 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         to nobody cannot be checked. Games with other dealt groups, or cards that are not all
         played, say more."""
         return complete_hands(table, deal, played, sum(map(len, played)) == len(table.deck))
-
-    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
-        """The fast path's derivation of a deal (parsed JSON) that leaves dealt cards out: a
-        Completion whose `deal` is the JSON deal with the groups written in, exactly as `derive`
-        and `complete` give them; None when not sure (the full derivation then runs). Only a
-        guess of who played what: `quick.clean_replays` proves it by the fast path's replay of
-        the completed deal, in which every card must be held by the seat the rules make play it."""
-        return None
 
     def forget(self, table: Table, deal: DealT) -> DealT:
         """The deal as a magazine prints it: its calls and tricks, without the hands or any other
@@ -441,6 +401,52 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """True once the match is decided (`last` is the final state of the deal that gave these
         totals, when it was replayed); games played over a fixed number of deals never end."""
         return False
+
+    # --- optional speed hooks (spec/ENGINE.md, "Speed") -------------------------------------------
+    # A game needs none of them: each default proves nothing (None, False, an empty set), so every
+    # record of a game without them goes through the full replay, as correct, only slower. A game
+    # that has them must never prove what the full replay would object to (the tests hold every
+    # fast path to the full replay).
+
+    quick_result_fields: ClassVar[frozenset[str]] = frozenset()
+    """Fields of a deal's result besides the scores that `quick_deal` checks itself."""
+
+    def quick_deal(
+        self,
+        table: Table,
+        deal: dict[str, Any],
+        before: Sequence[int | float],
+        completion: Completion | None = None,
+    ) -> QuickDeal | None:
+        """The fast path: a deal straight from parsed JSON, when replaying it in full would report
+        nothing at all (its `result` and `totals` aside: the caller checks them against the scores,
+        and a result holds only `scores`); `before` is the running totals before the deal, as
+        `start` gets them. `completion` is the fast derivation's when the deal is one it completed
+        (`quick_completed`): the checks it leaves without their facts (`completion.unchecked`) are
+        not made, as the full replay drops their findings. None whenever that is not certain, so
+        that the full replay explains it; None is always safe, and is what a game without a fast
+        path says."""
+        return None
+
+    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
+        """The fast path's derivation of a deal (parsed JSON) that leaves dealt cards out: a
+        Completion whose `deal` is the JSON deal with the groups written in, exactly as `derive`
+        and `complete` give them; None when not sure (the full derivation then runs). Only a
+        guess of who played what: `quick.clean_replays` proves it by the fast path's replay of
+        the completed deal, in which every card must be held by the seat the rules make play it."""
+        return None
+
+    def as_written(self, table: Table, deal: dict[str, Any], state: StateT, calls: list[Action]) -> bool:
+        """Whether an archive's calls and plays rows (`calls`, `state.tricks`) are this deal's
+        record exactly as written, so that checking the rows checks the record (the columnar path
+        of `recordkit.archive.columnar`). Games without a columnar check say False."""
+        return False
+
+    def prove_columns(self, rows: ColumnRows) -> Bools | None:
+        """Which of these archive records (by games row) the full validation would find nothing
+        wrong with, checked a whole row group at a time; None when the game has no columnar check.
+        A record it cannot prove goes to the record path, so it must never prove a faulty one."""
+        return None
 
 
 def missing_hands(table: Table, deal: Any) -> list[str]:

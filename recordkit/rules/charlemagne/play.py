@@ -38,13 +38,21 @@ def legal_mask(ctx: Context, hand: int, trick: Sequence[int]) -> int:
 
 def winning_index(ctx: Context, trick: Sequence[int]) -> int:
     """Index of the winning card: the highest trump, else the highest joker (no trump), else the
-    highest card of the suit led (charlemagne.trick.winner)."""
+    highest card of the suit led (charlemagne.trick.winner); one pass, for both replays."""
     top = ctx.trump if ctx.trump is not None else JOKER_SUIT
-    contenders = [i for i, card in enumerate(trick) if ctx.suit[card] == top]
-    if not contenders:
-        led = ctx.suit[trick[0]]
-        contenders = [i for i, card in enumerate(trick) if ctx.suit[card] == led]
-    return max(contenders, key=lambda i: ctx.power[trick[i]])
+    suit, power = ctx.suit, ctx.power
+    best = 0
+    best_suit = suit[trick[0]]
+    best_power = power[trick[0]]
+    for index in range(1, len(trick)):
+        card = trick[index]
+        card_suit = suit[card]
+        if card_suit == best_suit:
+            if power[card] > best_power:
+                best, best_power = index, power[card]
+        elif card_suit == top:
+            best, best_suit, best_power = index, card_suit, power[card]
+    return best
 
 
 def wrong_card(ctx: Context, deck: Deck, hand: int, trick: Sequence[int], card: int, seat: int) -> Violation:

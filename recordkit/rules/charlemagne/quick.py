@@ -248,12 +248,11 @@ def _play(state: CharlemagneState, tricks: list[Any], knocks: Knocks) -> bool:
     places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
     done = played = 0
     leader = state.leader
-    for number, entry in enumerate(tricks, start=1):
-        written = fastread.trick(ids, entry)
-        if written is None:
-            return False
-        cards, stated_leader, stated_winner = written
-        if len(cards) != size or stated_leader not in (None, leader):
+    written = fastread.tricks(ids, tricks, size)  # tricks written as strings: read in one pass
+    if written is None:
+        return False
+    for number, (cards, stated_leader, stated_winner) in enumerate(written, start=1):
+        if stated_leader not in (None, leader):
             return False
         so_far: list[int] = []
         seats: list[int] = []
@@ -265,7 +264,7 @@ def _play(state: CharlemagneState, tricks: list[Any], knocks: Knocks) -> bool:
                 if done < 0:
                     return False
             hand = hands[seat]
-            if not hand >> card & 1 or not legal_mask(ctx, hand, so_far) >> card & 1:
+            if not legal_mask(ctx, hand, so_far) >> card & 1:  # held, and legal
                 return False
             hands[seat] = hand ^ (1 << card)
             so_far.append(card)

@@ -12,9 +12,11 @@ from recordkit.diagnostics import Violation
 from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner, where_is
 from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.french_tarot.cards import (
+    BITS,
     DECK,
     EXCUSE,
     EXCUSE_BIT,
+    EXCUSE_SUIT,
     FIRST_TRUMP,
     SUIT_MASKS,
     SUITS,
@@ -24,7 +26,7 @@ from recordkit.rules.french_tarot.cards import (
     suit_of,
 )
 from recordkit.rules.french_tarot.scoring import excuse_wins
-from recordkit.rules.french_tarot.state import Phase, TarotState, TrickRank
+from recordkit.rules.french_tarot.state import Phase, TarotState
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "trumps", "the Excuse")
 
@@ -42,39 +44,67 @@ def highest_trump(trick: Sequence[int]) -> int | None:
     return max((card for card in trick if FIRST_TRUMP <= card < EXCUSE), default=None)
 
 
-def legal_mask(hand: int, trick: Sequence[int]) -> int:
-    """The cards of `hand` that may be played to `trick` (rules tarot.play.follow .. excuse)."""
-    led = suit_setter(trick)
-    if led is None:
+RANK_KEYS = tuple(
+    tuple(
+        card + EXCUSE if FIRST_TRUMP <= card < EXCUSE else card if SUITS[card] == lead < TRUMP_SUIT else -1
+        for card in range(EXCUSE + 1)
+    )
+    for lead in range(EXCUSE_SUIT + 1)
+)
+"""tarot.trick.winner as a table, its one statement: each card's strength in a trick by the suit
+led (`EXCUSE_SUIT`: none yet, only the Excuse played): a trump above any plain card, the suit
+led by rank, any other card (and the Excuse) never winning."""
+
+
+def legal(hand: int, lead: int, high: int) -> int:
+    """The cards of `hand` that may be played on a trick whose suit to follow is `lead` (-1: none
+    yet) and whose highest trump is `high` (-1: none): rules tarot.play.follow .. excuse, stated
+    once over plain integers for `play_trick` (both replays) and `legal_mask` (the players)."""
+    if lead < 0:
         return hand
-    led_suit = SUITS[led]
-    if led_suit != TRUMP_SUIT:
-        following = hand & SUIT_MASKS[led_suit]
+    if lead != TRUMP_SUIT:
+        following = hand & SUIT_MASKS[lead]
         if following:
             return following | (hand & EXCUSE_BIT)
     trumps = hand & TRUMPS
     if not trumps:
         return hand
-    high = highest_trump(trick)
-    over = trumps & TRUMPS_ABOVE[high] if high is not None else trumps
+    over = trumps & TRUMPS_ABOVE[high] if high >= 0 else trumps
     return (over or trumps) | (hand & EXCUSE_BIT)
 
 
-def may_play(hand: int, card: int, lead: int, high: int) -> bool:
-    """Whether `card` of `hand` is legal on a trick whose suit to follow is `lead` (-1: none yet)
-    and whose highest trump is `high` (-1: none): `legal_mask`'s verdict from two numbers that
-    play keeps up to date, instead of a scan of the trick for every card."""
-    if lead < 0 or card == EXCUSE:
-        return True
-    if lead != TRUMP_SUIT:
-        following = hand & SUIT_MASKS[lead]
-        if following:
-            return bool(following >> card & 1)
-    trumps = hand & TRUMPS
-    if not trumps:
-        return True
-    over = trumps & TRUMPS_ABOVE[high] if high >= 0 else trumps
-    return bool((over or trumps) >> card & 1)
+def play_trick(hands: list[int], seats: Sequence[int], cards: Sequence[int], start: int = 0) -> int:
+    """A trick's `cards` in play order by `seats`, those from `start` on taken from their seats'
+    hands (as `legal` allows them, else -1 at the first that is not held or not legal, the cards
+    before it played): the position of the card winning by rank (`RANK_KEYS`; 0 for a lone
+    Excuse). Both replays call it: the fast path once a trick, `play_card` once a card (`start`
+    its place), and `winning_index` with nothing to take."""
+    keys = RANK_KEYS[EXCUSE_SUIT]
+    lead = high = best_key = -1
+    best = 0
+    for position, card in enumerate(cards):
+        if position >= start:
+            seat = seats[position]
+            hand = hands[seat]
+            if not legal(hand, lead, high) >> card & 1:
+                return -1
+            hands[seat] = hand ^ BITS[card]
+        if lead < 0 and card != EXCUSE:
+            lead = SUITS[card]
+            keys = RANK_KEYS[lead]
+        key = keys[card]
+        if key > best_key:
+            best, best_key = position, key
+            if card >= FIRST_TRUMP:
+                high = card
+    return best
+
+
+def legal_mask(hand: int, trick: Sequence[int]) -> int:
+    """The cards of `hand` that may be played to `trick` (rules tarot.play.follow .. excuse)."""
+    led = suit_setter(trick)
+    high = highest_trump(trick)
+    return legal(hand, -1 if led is None else SUITS[led], -1 if high is None else high)
 
 
 def wrong_card(hand: int, trick: Sequence[int], card: int, seat: int) -> Violation:
@@ -129,10 +159,8 @@ def wrong_card(hand: int, trick: Sequence[int], card: int, seat: int) -> Violati
 
 
 def play_card(state: TarotState, action: Action) -> list[Violation]:
-    """tarot.play.*: one card, checked against the hand and the trick, then played.
-
-    The hot path of validation: the trick's suit to follow, highest trump and winning card are
-    kept as numbers as cards fall, so a legal card costs a few table lookups."""
+    """tarot.play.*: one card, checked against the hand and the trick (`play_trick`, as the fast
+    path checks it), then played."""
     card = action.value
     number = len(state.tricks) + 1
     trick = state.current
@@ -140,7 +168,6 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     if trick is None:
         leader = state.to_play()
         trick = state.current = PlayedTrick(leader)
-        state.rank = TrickRank()
         if state.recorded[number - 1 : number] and state.recorded[number - 1][0] is not None:
             problems += check_leader(state.recorded, number, leader, "tarot.trick.leader", action.path)
     cards = trick.cards
@@ -152,7 +179,7 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     if not hand & bit:
         wrong = not_held(state, seat, card)
         state.scorable = False
-    elif not may_play(hand, card, state.rank.lead, state.rank.high):
+    elif play_trick(state.hands, [*trick.seats, seat], [*cards, card], len(cards)) < 0:
         wrong = wrong_card(hand, cards, card, seat)
     elif number == 1 and state.called is not None:
         wrong = first_lead(state, trick, card, seat)
@@ -162,7 +189,6 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     state.hands[seat] = hand & ~bit
     if card not in state.played_in:
         state.played_in[card] = number
-    follow(state.rank, card, len(cards))
     cards.append(card)
     trick.seats.append(seat)
     if len(cards) == players:
@@ -170,28 +196,9 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
     return problems
 
 
-def follow(rank: TrickRank, card: int, position: int) -> None:
-    """Keep a trick's suit to follow, highest trump and card winning by rank up to date as `card`
-    falls at `position` (rule tarot.trick.winner: the highest trump, else the highest card of the
-    suit led; the Excuse never wins by rank)."""
-    if card == EXCUSE:
-        return
-    if rank.lead < 0:
-        rank.lead = SUITS[card]
-    if card >= FIRST_TRUMP:
-        if card > rank.high:
-            rank.high = rank.best_card = card
-            rank.best = position
-    elif rank.high < 0 and SUITS[card] == rank.lead and card > rank.best_card:
-        rank.best_card, rank.best = card, position
-
-
 def winning_index(trick: Sequence[int]) -> int:
-    """The position of the card that wins a trick by rank, as play decides it card by card."""
-    rank = TrickRank()
-    for position, card in enumerate(trick):
-        follow(rank, card, position)
-    return max(rank.best, 0)
+    """The position of the card that wins a trick by rank (`play_trick` taking no card)."""
+    return play_trick([], (), trick, len(trick))
 
 
 def not_held(state: TarotState, seat: int, card: int) -> Violation:
@@ -224,7 +231,7 @@ def close_trick(state: TarotState, trick: PlayedTrick, number: int, action: Acti
     if excuse_wins(state, index, trick):
         trick.winner = trick.seats[trick.cards.index(EXCUSE)]
     else:
-        trick.winner = trick.seats[max(state.rank.best, 0)]
+        trick.winner = trick.seats[winning_index(trick.cards)]
     problems = check_winner(state.recorded, number, trick, DECK, "tarot.trick.winner", action.path)
     state.tricks.append(trick)
     state.current = None

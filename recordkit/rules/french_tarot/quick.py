@@ -1,10 +1,9 @@
 """French Tarot's fast path (`Ruleset.quick_deal`): a clean deal replayed straight from JSON.
 
 It drives the same state through the same rule functions as the full replay (the auction, call,
-discard and announcement handlers, `play.first_lead`, `scoring.deal_scores`), with the play
-of the cards (`play.may_play` and `play.follow`) inlined in one loop over plain integers; but
-reads the deal from parsed JSON without pydantic, builds no action per card and writes no
-diagnostic. Whatever it does not cover (aliases, cards written as objects, abandoned deals) or
+discard and announcement handlers, `play.first_lead`, `play.play_trick` for each trick's cards and
+winner, `scoring.deal_scores`), but reads the deal from parsed JSON without pydantic, builds no
+action per card and writes no diagnostic. Whatever it does not cover (aliases, cards written as objects, abandoned deals) or
 finds wrong returns None, and the full replay says what is wrong.
 """
 
@@ -24,17 +23,12 @@ from recordkit.rules.french_tarot.cards import (
     DOG_SIZES,
     EXCUSE,
     EXCUSE_BIT,
-    FIRST_TRUMP,
     FULL_DECK,
     HAND_SIZES,
     PETIT,
-    SUIT_MASKS,
-    SUITS,
-    TRUMP_SUIT,
     TRUMPS,
-    TRUMPS_ABOVE,
 )
-from recordkit.rules.french_tarot.play import first_lead
+from recordkit.rules.french_tarot.play import first_lead, play_trick, winning_index
 from recordkit.rules.french_tarot.record import BIDS
 from recordkit.rules.french_tarot.scoring import (
     POIGNEE_LEVELS,
@@ -217,7 +211,7 @@ def _play(state: TarotState, tricks: Any) -> bool:
             return False
         if index == 0 and state.called is not None and not _opening_allowed(state, leader, cards):
             return False
-        best = trick_winner_position(hands, order[leader], cards)
+        best = play_trick(hands, order[leader], cards)
         if best < 0:
             return False
         trick = PlayedTrick(leader, cards, list(order[leader]))
@@ -234,40 +228,6 @@ def _play(state: TarotState, tricks: Any) -> bool:
     return True
 
 
-def trick_winner_position(hands: list[int], seats: tuple[int, ...], cards: list[int]) -> int:
-    """Play one trick from the hands: the position of the card that wins it by rank, or -1 if a
-    card is not held or not legal. `play.may_play` and `play.follow` inlined (the hot loop of
-    validation; the tests hold it to them card by card)."""
-    lead = high = best_card = -1
-    best = 0
-    for position, card in enumerate(cards):
-        seat = seats[position]
-        hand = hands[seat]
-        if not hand >> card & 1:
-            return -1
-        if card != EXCUSE:
-            suit = SUITS[card]
-            if lead < 0:
-                lead = suit
-            elif suit != lead:
-                if lead != TRUMP_SUIT and hand & SUIT_MASKS[lead]:
-                    return -1  # had to follow suit
-                if suit != TRUMP_SUIT:
-                    if hand & TRUMPS:
-                        return -1  # had to trump
-                elif card < high and hand & TRUMPS_ABOVE[high]:
-                    return -1  # had to overtrump
-            elif suit == TRUMP_SUIT and card < high and hand & TRUMPS_ABOVE[high]:
-                return -1  # had to play a higher trump
-            if suit == TRUMP_SUIT:
-                if card > high:
-                    high, best = card, position
-            elif high < 0 and suit == lead and card > best_card:
-                best_card, best = card, position
-        hands[seat] = hand ^ (1 << card)
-    return best
-
-
 def _opening_allowed(state: TarotState, leader: int, cards: list[int]) -> bool:
     """The five-player first trick against the called-suit lead ban, card by card as played."""
     trick = PlayedTrick(leader)
@@ -280,21 +240,5 @@ def _opening_allowed(state: TarotState, leader: int, cards: list[int]) -> bool:
     return True
 
 
-RANK_KEYS = tuple(
-    tuple(
-        card + EXCUSE if FIRST_TRUMP <= card < EXCUSE else card if SUITS[card] == lead else -1
-        for card in range(EXCUSE + 1)
-    )
-    for lead in range(TRUMP_SUIT + 1)
-)
-"""Each card's strength in a trick by the suit led (tarot.trick.winner): a trump above any plain
-card, the suit led by rank, any other card (and the Excuse) never winning."""
-
-
-def winner_by_rank(cards: list[int]) -> int:
-    """The position of the card that wins a trick by rank, whatever the hands held: `play.winning_index`
-    in two table lookups a card, for the fast derivation's seating of every card (the tests hold
-    it to winning_index). A trick has one Excuse at most, so its second card sets the suit if the
-    first is the Excuse."""
-    keys = RANK_KEYS[SUITS[cards[0] if cards[0] != EXCUSE else cards[1]]]
-    return cards.index(max(cards, key=keys.__getitem__))
+winner_by_rank = winning_index
+"""`play.winning_index` by the name the fast derivation (`quick_partial`) seats the cards with."""

@@ -36,17 +36,6 @@ class Poignee:
 
 
 @dataclass(slots=True)
-class TrickRank:
-    """A trick in progress as numbers: the suit to follow (-1 until a card other than the
-    Excuse), the highest trump (-1: none), and the position and id of the card winning by rank."""
-
-    lead: int = -1
-    high: int = -1
-    best: int = -1
-    best_card: int = -1
-
-
-@dataclass(slots=True)
 class TarotState:
     """Everything the rules need to know at one point of a deal."""
 
@@ -75,8 +64,6 @@ class TarotState:
     leader: int = 0
     played_in: dict[int, int] = field(default_factory=dict)
     recorded: list[tuple[int | None, int | None]] = field(default_factory=list)
-    rank: TrickRank = field(default_factory=TrickRank)
-    """The trick in progress as play ranks it."""
     scorable: bool = True
     overrun_reported: bool = False
 

@@ -141,13 +141,13 @@ def _play(state: JoffreState, tricks: Any) -> bool:
         if not state.tricks and set_trump(state, played[0], Action("play", played[0], path="tricks[0]")):
             return False
         seats = orders[leader]
+        led = played[:1]  # all `legal_mask` reads of the trick so far, once a card is led
         for position, seat in enumerate(seats):
             card = played[position]
             hand = hands[seat]
-            bit = 1 << card
-            if not hand & bit or not legal_mask(cards, hand, played[:position]) & bit:
+            if not legal_mask(cards, hand, led if position else ()) >> card & 1:  # held, and legal
                 return False
-            hands[seat] = hand ^ bit
+            hands[seat] = hand ^ (1 << card)
         trick = PlayedTrick(leader, played, list(seats))
         settle_trick(state, trick)
         if stated_winner not in (None, trick.winner):

@@ -33,7 +33,7 @@ def play_card(state: KarnoffelState, action: Action) -> list[Violation]:
     if not hand >> card & 1:
         wrong = _not_held(state, seat, card)
         state.scorable = False
-    elif number == 1 and not trick.cards and card == state.devil:
+    elif not playable_cards(hand, state.devil, number == 1 and not trick.cards) >> card & 1:
         wrong = Violation(
             "KARNOFFEL-DEVIL-LEAD",
             "karnoffel.play.devil-lead",
@@ -76,12 +76,18 @@ def end_trick(state: KarnoffelState, trick: PlayedTrick) -> None:
         state.phase = Phase.DONE
 
 
-def playable(state: KarnoffelState, seat: int) -> int:
-    """karnoffel.play.any-card: every card in hand, except the Devil as the first lead of the deal."""
-    hand = state.hands[seat]
-    if not state.tricks and state.current is None and state.devil is not None:
-        hand &= ~(1 << state.devil)
+def playable_cards(hand: int, devil: int | None, opening: bool) -> int:
+    """karnoffel.play.any-card and karnoffel.play.devil-lead, stated once: every card of `hand`, but
+    the Devil (`devil`, None when there is none) when the card would open the deal's play."""
+    if opening and devil is not None:
+        return hand & ~(1 << devil)
     return hand
+
+
+def playable(state: KarnoffelState, seat: int) -> int:
+    """The cards the seat may play now (`playable_cards`): the players and the fast path ask it."""
+    opening = not state.tricks and state.current is None
+    return playable_cards(state.hands[seat], state.devil, opening)
 
 
 def legal_plays(state: KarnoffelState) -> list[Action]:

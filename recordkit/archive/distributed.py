@@ -142,7 +142,7 @@ class _Pipeline:
         self.window = 2 * max(sum(client.nthreads().values()), 1)  # type: ignore[no-untyped-call]
         self.counting: deque[tuple[Future[Converted], Future[Counted]]] = deque()
         self.writing: deque[tuple[Counted, Future[Part] | None]] = deque()
-        self.games = 0
+        self.games = writer.manifest.games  # an append counts on from the archive's games
         self.next_part = int(writer.part.removeprefix("part-"))
 
     def parts(self, chunks: Iterable[list[Source]]) -> Iterator[tuple[Counted, Part | None]]:

@@ -70,7 +70,7 @@ def step(name: str, source: str, target: str, jobs: int) -> dict[str, Any]:
     The modules are imported before the clock starts: a long run does not pay for them again.
     pyarrow only for the steps that read or write archives, as the command line does (`--jobs`
     forks its workers only from a process without pyarrow's threads)."""
-    import recordkit.inputs  # noqa: F401
+    import recordkit.inputs
 
     if name in ARCHIVE_STEPS or Path(source).is_dir():
         import recordkit.archive  # noqa: F401
@@ -453,29 +453,33 @@ def jobs_line(what: str, one: Figures, two: Figures, ceiling: float) -> None:
 
 
 def convert_only(source: Path, here: Path, size: int, deals: int, timed: Callable[..., Figures]) -> None:
-    """The big-archive steps alone, with their peak memory and how long each takes: JSONL ->
-    Parquet on 1 and 2 processes, back, validating the JSON lines (2 processes) and the archive."""
+    """The big-archive steps alone, each printed as it is done, with its peak memory and how long
+    it takes: JSONL -> Parquet on 1 and 2 processes, back, validating the JSON lines (2 processes)
+    and the archive."""
     started = time.perf_counter()
     steps = [
-        ("JSONL -> Parquet, 1 process", timed("to_archive", source, here / "archive", jobs=1)),
-        ("JSONL -> Parquet, 2 processes", timed("to_archive", source, here / "archive", jobs=2)),
-        ("Parquet -> JSONL", timed("from_archive", here / "archive", here / "back.jsonl")),
-        ("validate JSONL, 2 processes", timed("validate", source, jobs=2)),
-        ("validate the archive, 1 process", timed("validate", here / "archive", jobs=1)),
+        ("JSONL -> Parquet, 1 process", "to_archive", source, here / "archive", 1),
+        ("JSONL -> Parquet, 2 processes", "to_archive", source, here / "archive", 2),
+        ("Parquet -> JSONL", "from_archive", here / "archive", here / "back.jsonl", 1),
+        ("validate JSONL, 2 processes", "validate", source, None, 2),
+        ("validate the archive, 1 process", "validate", here / "archive", None, 1),
     ]
-    archive_size = sum(p.stat().st_size for p in (here / "archive").rglob("*") if p.is_file())
-    print(f"archive: {archive_size / 1e6:.1f} MB for {size / 1e6:.1f} MB of JSONL")
-    print(f"{'':<34}{'deals/s':>10}{'MB/s':>8}{'seconds':>9}{'peak MB':>9}  target (peak)")
-    for label, figures in steps:
+    print(f"{'':<34}{'deals/s':>10}{'MB/s':>8}{'seconds':>9}{'peak MB':>9}  target (peak)", flush=True)
+    for label, name, given, target, jobs in steps:
+        figures = timed(name, given, target, jobs=jobs)
         if "failed" in figures:
-            print(f"{label:<34}{failed(figures)}")
+            print(f"{label:<34}{failed(figures)}", flush=True)
             continue
         print(
             f"{label:<34}{rate(figures):>10,.0f}{size / 1e6 / figures['seconds']:>8.1f}"
             f"{figures['seconds']:>9.0f}{figures['peak_mb']:>9.0f}  "
-            f"{verdict(figures['peak_mb'], TARGETS['peak_mb'], False)} (under {TARGETS['peak_mb']} MB)"
+            f"{verdict(figures['peak_mb'], TARGETS['peak_mb'], False)} (under {TARGETS['peak_mb']} MB)",
+            flush=True,
         )
-    print(f"round trip exact: {(here / 'back.jsonl').read_bytes() == source.read_bytes()}")
+    archive_size = sum(p.stat().st_size for p in (here / "archive").rglob("*") if p.is_file())
+    print(f"archive: {archive_size / 1e6:.1f} MB for {size / 1e6:.1f} MB of JSONL")
+    exact = (here / "back.jsonl").is_file() and (here / "back.jsonl").read_bytes() == source.read_bytes()
+    print(f"round trip exact: {exact}")
     print(f"the whole run, {deals:,} deals: {time.perf_counter() - started:.0f} s")
 
 

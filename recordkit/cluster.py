@@ -137,18 +137,21 @@ def _archive_on_cluster(
         yield from count_problems(archive, manifest)
         units = [(part, game) for part in manifest.parts for game in manifest.units(part)]
         window = 2 * max(sum(client.nthreads().values()), 1)  # type: ignore[no-untyped-call]
-        submitted: dict[tuple[str, str | None], Future[list[Checked]]] = {}
+        pending: dict[tuple[str, str | None], Future[list[Checked]]] = {}
+        submitted = 0
         check = partial(_unit_findings, archive, settings)
 
         def unit(part: str, game: str | None) -> Iterator[tuple[int | None, Any]]:
-            """One unit's findings, its task and those of the next units submitted first."""
-            index = units.index((part, game))
-            for ahead in units[len(submitted) : index + window]:
-                submitted[ahead] = client.submit(check, *ahead, pure=False)
-            for game_id, damaged, found in submitted[(part, game)].result():
+            """One unit's findings, its task and those of the next units submitted first (a
+            unit's findings are dropped from the cluster once they are here)."""
+            nonlocal submitted
+            for ahead in units[submitted : units.index((part, game)) + window]:
+                pending[ahead] = client.submit(check, *ahead, pure=False)
+                submitted += 1
+            for game_id, damaged, found in pending.pop((part, game)).result():
                 yield game_id, found if damaged else _Found(found)
 
-        with cluster_errors(client, lambda: list(submitted.values())):
+        with cluster_errors(client, lambda: list(pending.values())):
             for item in in_order(archive, manifest, unit):
                 yield item.found if isinstance(item, _Found) else item
     except ArchiveError as error:

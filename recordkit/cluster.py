@@ -115,7 +115,7 @@ def _records_on_cluster(
         yield from found
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Found:
     """What validating an archive's record found, kept apart from a damage diagnostic in the
     merge of a part's units (only records are checked for a game_id read twice)."""

@@ -45,21 +45,22 @@ PART_BYTES = 4 * 1024 * 1024
 """The most text of one part's records: about 5,000 Tarot deals, a row group the columnar check
 reads whole, and a task of a few seconds."""
 RETRIES = 2
+"""Times a task that failed (raised, not a lost worker: Dask redoes those itself) is tried again."""
 OWN = ".writing-"
 """The folder a worker writes a part in, inside the staging copy (never part of the archive)."""
-"""Times a task that failed (raised, not a lost worker: Dask redoes those itself) is tried again."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Counted:
-    """What a chunk's rows hold: their games and deals, and the records left out."""
+    """What a chunk's rows hold: their games and deals, and the records left out (not frozen:
+    a frozen dataclass compiled by mypyc does not unpickle)."""
 
     games: int
     deals: int
     skipped: list[Diagnostic]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Part:
     """A part written by a worker: its name, what it holds by game, its files' SHA-256 by path."""
 

@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -21,6 +22,7 @@ from recordkit.options_text import OptionError, check_options, parse_options
 from recordkit.progress import count_records, progress_bar, shows_progress
 
 if TYPE_CHECKING:
+    from recordkit.archive import ConvertReport
     from recordkit.sources import RawRecord
     from recordkit.validate import RecordReport, Settings
 
@@ -435,6 +437,13 @@ def convert(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Processes to use; 0 means one per core.")
     ] = 1,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Build the archive on a Dask cluster: a scheduler's address (tcp://host:8786), or "
+            "local for a local cluster of --jobs worker processes (needs recordkit\\[dask])."
+        ),
+    ] = None,
     source: Annotated[
         str | None,
         typer.Option(
@@ -456,7 +465,8 @@ def convert(
     recordkit convert out/archive back.jsonl ; recordkit convert game.rkn game.json ;
     recordkit convert out/archive evening.rkn
     """
-    from recordkit.archive import ArchiveError, from_archive, read_manifest, to_archive
+    from recordkit.archive import ArchiveError, from_archive, read_manifest
+    from recordkit.cluster import ClusterError
 
     if len(inputs) < 2:
         raise typer.BadParameter("give the inputs and then the output")
@@ -467,11 +477,13 @@ def convert(
             raise typer.BadParameter("--from writes a new output: no --append, --replace or --strict")
         _import(_source(source), sources, output, keep_invalid)
     shown = shows_progress(err)
+    if scheduler is not None and (_record_output(sources, output) or output.suffix.lower() in JSON_OUTPUTS):
+        raise typer.BadParameter("--scheduler builds archives; give a folder as the output")
     if _record_output(sources, output):
         _convert_records(sources, output)
         return
     try:
-        if output.suffix.lower() in (".jsonl", ".ndjson", ".json"):
+        if output.suffix.lower() in JSON_OUTPUTS:
             if len(sources) != 1:
                 raise ArchiveError("converting back takes exactly one archive")
             manifest = read_manifest(Path(sources[0]))
@@ -483,18 +495,20 @@ def convert(
             if report.skipped:
                 raise typer.Exit(2)
             return
-        with progress_bar(err, "converting", count_records(sources) if shown else None) as tally:
-            report = to_archive(
+        with (
+            _archive_builder(scheduler, jobs or os.cpu_count() or 1) as build,
+            progress_bar(err, "converting", count_records(sources) if shown else None) as tally,
+        ):
+            report = build(
                 sources,
                 output,
                 append=append,
                 replace=replace,
                 strict=strict,
                 progress=tally,
-                jobs=jobs or os.cpu_count() or 1,
                 valid_only=not keep_invalid,
             )
-    except ArchiveError as error:
+    except (ArchiveError, ClusterError) as error:
         err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
     skipped = _skipped(report.skipped)
@@ -502,6 +516,24 @@ def convert(
         f"wrote {report.records} record(s), {report.deals} deal(s) to {output}"
         + (f"; skipped {skipped} (recordkit validate shows why)" if skipped else "")
     )
+
+
+JSON_OUTPUTS = (".jsonl", ".ndjson", ".json")
+"""The outputs `convert` writes records to as JSON (an archive converted back)."""
+
+
+@contextmanager
+def _archive_builder(scheduler: str | None, jobs: int) -> Iterator[Callable[..., ConvertReport]]:
+    """`to_archive` on `jobs` processes, or the same on the Dask cluster at `scheduler`."""
+    from recordkit.archive import to_archive
+    from recordkit.archive.distributed import to_archive_on_cluster
+    from recordkit.cluster import connect
+
+    if scheduler is None:
+        yield partial(to_archive, jobs=jobs)
+        return
+    with connect(scheduler, jobs) as client:
+        yield partial(to_archive_on_cluster, client=client)
 
 
 @app.command("import")

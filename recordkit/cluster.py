@@ -1,26 +1,32 @@
 """Validation on a Dask cluster (`--scheduler`): the per-record work of `--jobs`, on many machines.
 
-The records are read here, as `--jobs` reads them (record files line by line, archives row group
-by row group), and go to the workers unparsed, in chunks, through `findings_of`, the function a
-`--jobs` worker runs; the findings come back in input order. At most two chunks per worker
-thread are in flight, so memory stays flat however large the input. Every worker needs
-recordkit (and the files it is given need only be readable here). Dask is optional
-(`pip install 'recordkit[dask]'`) and imported only when a cluster is asked for.
+Record files are read here, line by line, and their records go to the workers unparsed, in
+chunks, through `findings_of`, the function a `--jobs` worker runs. An archive is spread by its
+units (a part's files of one game): each worker reads and checks a unit (column by column where
+it can, `archive.columnar`), and the units are merged here as one process merges them. The
+findings come back in input order; at most two tasks per worker thread are in flight, so memory
+stays flat however large the input. Every worker needs recordkit, and an archive's folder on a
+file system it shares (a record file need only be readable here). Building an archive on the
+cluster is `archive.distributed`. Dask is optional (`pip install 'recordkit[dask]'`) and
+imported only when a cluster is asked for.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from recordkit.diagnostics import Diagnostic
+from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.parallel import chunked
-from recordkit.validate import RecordReport, Settings, findings_of
+from recordkit.validate import Item as Record
+from recordkit.validate import RecordReport, Settings, findings, findings_of
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -77,12 +83,95 @@ def validate_on_cluster(
     paths: Iterable[str], settings: Settings, client: Client
 ) -> Iterator[RecordReport | Diagnostic]:
     """What validating every record of `paths` finds, worked out on the cluster, in input order
-    (exactly what `validate_inputs` gives)."""
-    from recordkit.inputs import input_records  # pyarrow: imported by the command that needs it
+    (exactly what `validate_inputs` gives): record files in chunks of records, archives a part's
+    files of a game (a unit) to a task."""
+    from recordkit.sources import record_files
 
-    chunks = chunked(input_records(paths, settings, parse=False), CHUNK_RECORDS)
-    for found in cluster_map(partial(findings_of, settings), chunks, client):
+    files: list[Path | Diagnostic] = []  # record files in a row go as one stream of chunks
+    for path in record_files(paths):
+        if isinstance(path, Path) and path.is_dir():
+            yield from _records_on_cluster(files, settings, client)
+            files = []
+            yield from _archive_on_cluster(path, settings, client)
+        else:
+            files.append(path)
+    yield from _records_on_cluster(files, settings, client)
+
+
+def _records_on_cluster(
+    files: list[Path | Diagnostic], settings: Settings, client: Client
+) -> Iterator[RecordReport | Diagnostic]:
+    """The findings of record files' records, read here and checked on the workers."""
+    from recordkit.sources import read_records
+
+    def items() -> Iterator[Record]:
+        for path in files:
+            if isinstance(path, Diagnostic):
+                yield path
+            else:
+                yield from read_records(path, parse=False)
+
+    for found in cluster_map(partial(findings_of, settings), chunked(items(), CHUNK_RECORDS), client):
         yield from found
+
+
+@dataclass
+class _Found:
+    """What validating an archive's record found, kept apart from a damage diagnostic in the
+    merge of a part's units (only records are checked for a game_id read twice)."""
+
+    found: RecordReport | Diagnostic
+
+
+def _archive_on_cluster(
+    archive: Path, settings: Settings, client: Client
+) -> Iterator[RecordReport | Diagnostic]:
+    """The findings of an archive's records, each unit checked on a worker (column by column
+    where its files are recordkit's own) and the units merged here in game_id order, as
+    `archive_items` merges them; at most two units per worker thread in flight."""
+    from recordkit.archive.manifest import ArchiveError, read_manifest
+    from recordkit.archive.read import count_problems, in_order
+
+    try:
+        manifest = read_manifest(archive)
+        yield from count_problems(archive, manifest)
+        units = [(part, game) for part in manifest.parts for game in manifest.units(part)]
+        window = 2 * max(sum(client.nthreads().values()), 1)  # type: ignore[no-untyped-call]
+        pending: dict[tuple[str, str | None], Future[list[Checked]]] = {}
+        submitted = 0
+        check = partial(_unit_findings, archive, settings)
+
+        def unit(part: str, game: str | None) -> Iterator[tuple[int | None, Any]]:
+            """One unit's findings, its task and those of the next units submitted first (a
+            unit's findings are dropped from the cluster once they are here)."""
+            nonlocal submitted
+            for ahead in units[submitted : units.index((part, game)) + window]:
+                pending[ahead] = client.submit(check, *ahead, pure=False)
+                submitted += 1
+            for game_id, damaged, found in pending.pop((part, game)).result():
+                yield game_id, found if damaged else _Found(found)
+
+        with cluster_errors(client, lambda: list(pending.values())):
+            for item in in_order(archive, manifest, unit):
+                yield item.found if isinstance(item, _Found) else item
+    except ArchiveError as error:
+        yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=str(archive)))
+
+
+Checked = tuple[int | None, bool, RecordReport | Diagnostic]
+"""A unit's record (or damage) found: its game_id, whether it was a damage diagnostic, the finding."""
+
+
+def _unit_findings(archive: Path, settings: Settings, part: str, game: str | None) -> list[Checked]:
+    """What validating one unit of an archive finds, in its order (a worker's job)."""
+    from recordkit.archive.columnar import _unit_items
+    from recordkit.archive.manifest import read_manifest
+
+    manifest = read_manifest(archive)
+    return [
+        (game_id, isinstance(item, Diagnostic), findings(item, settings))
+        for game_id, item in _unit_items(archive, manifest, part, game, settings, parse=True)
+    ]
 
 
 def cluster_map(
@@ -90,17 +179,25 @@ def cluster_map(
 ) -> Iterator[Result]:
     """`function` over each chunk on the cluster, results in the chunks' order, a bounded number
     of chunks in flight (two per worker thread, as in `parallel.ordered_map`)."""
-    from distributed import KilledWorker
-
     window = 2 * max(sum(client.nthreads().values()), 1)  # type: ignore[no-untyped-call]
     pending: deque[Future[Result]] = deque()
-    try:
+    with cluster_errors(client, lambda: list(pending)):
         for chunk in chunks:
             pending.append(client.submit(function, chunk, pure=False))
             if len(pending) >= window:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+
+
+@contextmanager
+def cluster_errors(client: Client, held: Callable[[], Sequence[Future[Any]]]) -> Iterator[None]:
+    """The cluster's failures as one-line ClusterErrors; the futures still `held` cancelled on
+    leaving (an error, or a caller that stopped early)."""
+    from distributed import KilledWorker
+
+    try:
+        yield
     except ModuleNotFoundError as error:
         raise ClusterError(
             f"a dask worker cannot run recordkit ({error}): install it on every worker"
@@ -108,5 +205,6 @@ def cluster_map(
     except (OSError, KilledWorker, CancelledError) as error:
         raise ClusterError(f"the dask cluster failed: {' '.join(str(error).split())}") from None
     finally:
+        pending = held()
         if pending:
             client.cancel(list(pending))  # type: ignore[no-untyped-call]

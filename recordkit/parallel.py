@@ -1,7 +1,9 @@
 """Per-record work on a pool of processes (`--jobs`), results in input order, memory bounded.
 
 Records go to the workers in chunks; at most two chunks per worker are in flight, so a file of
-millions of records never queues up in memory. While the workers start, this process works the
+millions of records never queues up in memory. Workers are forked from this process when that is
+safe (no pyarrow loaded: validating record files), so that they start at once with every module
+imported; otherwise they come from a fork server, and while it starts this process works the
 first chunks itself. With one job everything runs in this process, through the same functions.
 """
 
@@ -10,11 +12,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
+from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import TypeVar
 
@@ -38,20 +42,24 @@ def ordered_map(
     """`function` over each chunk, results in the chunks' order, on `jobs` processes.
 
     `function` must be picklable (a module-level function or a partial of one), and a program that
-    calls this with `jobs` > 1 guards its main module (`if __name__ == "__main__":`). Workers start
-    with forkserver, not fork: the parent may already run pyarrow's threads, which fork does not
-    copy. The server imports `function`'s module once, so that each worker starts warm.
+    calls this with `jobs` > 1 guards its main module (`if __name__ == "__main__":`). Workers are
+    forked while this process has one thread and no pyarrow; otherwise they start with forkserver
+    (pyarrow's threads, which fork does not copy), whose server imports `function`'s module once,
+    so that each worker starts warm.
     """
     if jobs <= 1:
         yield from map(function, chunks)
         return
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([_module_of(function)])
+    forked = _fork_is_safe()
+    context: BaseContext = multiprocessing.get_context("fork" if forked else "forkserver")
+    if not forked:
+        multiprocessing.get_context("forkserver").set_forkserver_preload([_module_of(function)])
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker)
     pending: deque[Future[Result]] = deque()
     chunks = iter(chunks)
     try:
-        yield from _while_starting(pool, jobs, function, chunks)
+        if not forked:
+            yield from _while_starting(pool, jobs, function, chunks)
         for chunk in chunks:
             pending.append(pool.submit(function, chunk))
             if len(pending) >= 2 * jobs:
@@ -60,6 +68,13 @@ def ordered_map(
             yield pending.popleft().result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _fork_is_safe() -> bool:
+    """Whether workers may be forked from this process: only while it runs one thread and has not
+    loaded pyarrow (whose native thread pools fork does not copy). A forked worker starts in
+    milliseconds with every module already imported; a forkserver's costs most of a second."""
+    return threading.active_count() == 1 and "pyarrow" not in sys.modules
 
 
 def _while_starting(

@@ -81,14 +81,21 @@ def prove_games(rows: ColumnRows, prove: Prove) -> Bools:
     game_row = np.repeat(np.arange(n_games), count)
     at = first.repeat(count) + ranks(count)
     deal_ok = np.zeros(len(at), dtype=bool)
-    tables = [f"{n} {text}" for n, text in zip(ints(games, "n_players"), games.column("options").to_pylist())]
+    options = games.column("options").to_pylist()
+    tables = [f"{n} {text}" for n, text in zip(ints(games, "n_players"), options, strict=True)]
     table_of = np.array(tables, dtype=object)[game_row] if len(at) else np.zeros(0, dtype=object)
     for name in set(tables):
         chosen = np.flatnonzero(table_of == name)
         if chosen.size:
             n, text = name.split(" ", 1)
             of_table = Deals(
-                rows, deals.take(at[chosen]), keys[at[chosen]], game_row[chosen], call_keys, play_keys, score_keys
+                rows,
+                deals.take(at[chosen]),
+                keys[at[chosen]],
+                game_row[chosen],
+                call_keys,
+                play_keys,
+                score_keys,
             )
             deal_ok[chosen] = prove(int(n), text, of_table)
     bad = np.bincount(game_row, weights=~deal_ok, minlength=n_games)
@@ -226,7 +233,6 @@ def seats_of(best: Ints, first_leader: Ints, n: int) -> tuple[Ints, Ints]:
 
 def by_seat(values: npt.NDArray[Any], seats: Ints) -> npt.NDArray[Any]:
     """`values` (deal, trick, position) rearranged by seat (deal, trick, seat)."""
-    k, tricks, n = seats.shape
     out = np.empty_like(values)
     np.put_along_axis(out, seats, values, axis=2)
     return out

@@ -62,7 +62,9 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     k = table.num_rows
     dealer = ints(table, "dealer")
     played = codes(table.column("status"), ("played",)) == 0
-    written = np.asarray(table.column("as_written").fill_null(False).to_numpy(zero_copy_only=False), dtype=bool)
+    written = np.asarray(
+        table.column("as_written").fill_null(False).to_numpy(zero_copy_only=False), dtype=bool
+    )
     ok = played & written & (dealer >= 0) & (dealer < n)
     hands = card_groups(table.column("hands"), n, size, deck)
     owner = _owner(hands, len(deck))
@@ -83,7 +85,13 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     playing = np.flatnonzero(ok & bid)
     if playing.size:
         legal, scored = play_and_score(
-            options, cards, owner[playing], tricks[playing], bidder[playing], contract[playing], before[playing]
+            options,
+            cards,
+            owner[playing],
+            tricks[playing],
+            bidder[playing],
+            contract[playing],
+            before[playing],
         )
         ok[playing] &= legal
         scores[playing] = scored
@@ -91,8 +99,8 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     ok &= written_ok & totals_follow(deals, scores, totals)
     ok &= deals.first | (dealer == (previous(deals, dealer) + 1) % n)  # joffre.deal.rotation
     side = np.where(bid, bidder % 2 if options.mode == "teams" else bidder, -1)
-    ok &= deals.last | ~game_won(options, totals, side)  # joffre.end.target: no deal after the end
-    return ok
+    verdicts: Bools = ok & (deals.last | ~game_won(options, totals, side))  # joffre.end.target
+    return verdicts
 
 
 def _owner(hands: Ints, cards: int) -> Ints:

@@ -142,12 +142,16 @@ def group_sizes(column: pa.ChunkedArray) -> tuple[Ints, Ints]:
     return counts, first
 
 
-def call_words(deals: Deals, words: list[str] | tuple[str, ...], most: int) -> tuple[Ints, Ints, Ints]:
-    """Each deal's calls (k, most) as indices in `words` (-1 past its calls or for another word),
-    how many it has, and their kinds as the calls rows write them (by `codes` of the row)."""
+def call_words(
+    deals: Deals, words: list[str] | tuple[str, ...], most: int | None = None
+) -> tuple[Ints, Ints, Ints]:
+    """Each deal's calls (k, most: by default as many as the most any deal has) as indices in
+    `words` (-1 past its calls or for another word), how many it has, and their kinds (0 for
+    `bid`, 1 for `call`, -1 for another kind or past its calls)."""
     calls = deals.rows.calls
     first, count = row_ranges(deals.call_keys, deals.keys)
     k = len(deals.keys)
+    most = max(int(count.max()) if k else 0, 1) if most is None else most
     if calls.num_rows == 0:
         return np.full((k, most), -1), count, np.full((k, most), -1)
     at = np.minimum(first[:, None] + np.arange(most), calls.num_rows - 1)
@@ -256,3 +260,44 @@ def held_once(owner: Ints, cards: Ints, seats: Ints, played: Bools) -> Bools:
     seen[rows[where], flat[where]] = True
     once: Bools = ok & (seen.sum(axis=1) == where.sum(axis=1))
     return once
+
+
+NO_CARD = -2
+"""A slot past the end of a group of cards (-1 is a code of no card of the deck)."""
+
+
+def ragged_groups(column: pa.ChunkedArray, most: int, deck: list[str]) -> tuple[Ints, Ints, Ints]:
+    """A column of lists of card groups of any sizes: card ids (k, groups, most) with `NO_CARD`
+    past each group's end, each row's number of groups (-1 for a null, or more than `groups`),
+    and each group's size (k, groups; -1 for no group or a group of more than `most`)."""
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    k = len(lists)
+    null = pc.is_null(lists).to_numpy(zero_copy_only=False)
+    counts = list_lengths(lists)
+    inner = lists.flatten()
+    lengths = list_lengths(inner)
+    ids = codes(inner.flatten(), deck)
+    groups = int(counts.max()) if k else 0
+    row_of_group, group_of = np.repeat(np.arange(k), counts), ranks(counts)
+    sizes = np.full((k, max(groups, 1)), -1, dtype=np.int64)
+    sizes[row_of_group, group_of] = np.where(lengths <= most, lengths, -1)
+    out = np.full((k, max(groups, 1), most), NO_CARD, dtype=np.int64)
+    fits = np.repeat(lengths <= most, lengths)
+    at = ranks(lengths)
+    out[np.repeat(row_of_group, lengths)[fits], np.repeat(group_of, lengths)[fits], at[fits]] = ids[fits]
+    return out, np.where(null, -1, counts), sizes
+
+
+def flat_group(column: pa.ChunkedArray, most: int, deck: list[str]) -> tuple[Ints, Ints]:
+    """A column of card groups (lists of codes): card ids (k, most) with `NO_CARD` past each
+    group's end, and each group's size (-1 for a null or a group of more than `most`)."""
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    k = len(lists)
+    null = pc.is_null(lists).to_numpy(zero_copy_only=False)
+    lengths = list_lengths(lists)
+    ids = codes(lists.flatten(), deck)
+    out = np.full((k, most), NO_CARD, dtype=np.int64)
+    fits = np.repeat(lengths <= most, lengths)
+    rows = np.repeat(np.arange(k), lengths)
+    out[rows[fits], ranks(lengths)[fits]] = ids[fits]
+    return out, np.where(null | (lengths > most), -1, lengths)

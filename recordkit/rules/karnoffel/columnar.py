@@ -217,6 +217,31 @@ def chosen_suit(options: KarnoffelOptions, faceup: Ints) -> Ints:
     return chosen
 
 
+def devils(options: KarnoffelOptions) -> Ints:
+    """The Devil (the 7) of each suit, by suit."""
+    cards = cards_of(options.deck)
+    return np.array([cards.card(suit, DEVIL) for suit in range(4)])
+
+
+def devil_leads(options: KarnoffelOptions, tricks: Ints, chosen: Ints) -> Bools:
+    """karnoffel.play.devil-lead: whether the Devil (the 7 of the chosen suit) opens the play."""
+    leads: Bools = tricks[:, 0, 0] == devils(options)[chosen]
+    return leads
+
+
+def winners(options: KarnoffelOptions, tricks: Ints, chosen: Ints) -> Ints:
+    """karnoffel.trick.winner: each trick's winning position (deal, trick): the highest card by
+    the ruleset's order of the powers (`powers.order`) for the chosen suit and the suit led, a
+    Devil that leads the trick just below the Karnöffel."""
+    cards = cards_of(options.deck)
+    led = np.array(cards.suit)[tricks[:, :, 0]]
+    keys = trick_keys(len(cards.deck), options.partial_trumps)[chosen[:, None, None], led[:, :, None], tricks]
+    devil = devils(options)[chosen]
+    keys[:, :, 0] = np.where(tricks[:, :, 0] == devil[:, None], LED_DEVIL, keys[:, :, 0])
+    best: Ints = np.argmax(keys, axis=2)
+    return best
+
+
 def play(
     options: KarnoffelOptions, owner: Ints, tricks: Ints, played: Ints, forehand: Ints, chosen: Ints
 ) -> tuple[Bools, Ints]:
@@ -226,17 +251,11 @@ def play(
     the verdicts and the side that won the deal."""
     k, most, n = tricks.shape
     rows = np.arange(k)
-    cards = cards_of(options.deck)
     safe = np.maximum(tricks, 0)
-    led = np.array(cards.suit)[safe[:, :, 0]]
-    keys = trick_keys(len(cards.deck), options.partial_trumps)[chosen[:, None, None], led[:, :, None], safe]
-    devil = np.array([cards.card(suit, DEVIL) for suit in range(4)])[chosen]
-    keys[:, :, 0] = np.where(safe[:, :, 0] == devil[:, None], LED_DEVIL, keys[:, :, 0])
-    best = np.argmax(keys, axis=2)  # karnoffel.trick.winner
-    seats, won = seats_of(best, forehand, n)
+    seats, won = seats_of(winners(options, safe, chosen), forehand, n)
     inside = np.arange(most)[None, :] < played[:, None]
     ok = held_once(owner, safe, seats, np.broadcast_to(inside[:, :, None], tricks.shape))
-    ok &= tricks[:, 0, 0] != devil  # karnoffel.play.devil-lead
+    ok &= ~devil_leads(options, tricks, chosen)
     wins = np.cumsum((won[:, :, None] % 2 == np.arange(2)) & inside[:, :, None], axis=1)
     third = np.any(wins == TRICKS_TO_WIN, axis=2)
     ends = np.argmax(third, axis=1)

@@ -235,20 +235,33 @@ def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObje
     assert columnar == full
 
 
-tables = st.tuples(st.sampled_from([2, 4, 6, 8]), option_values(KarnoffelOptions))
+tables = st.tuples(
+    st.sampled_from([2, 4, 6, 8]),
+    st.fixed_dictionaries(
+        {
+            "reraise": st.sampled_from(["unlimited", "single", "max_total_raises"]),
+            "max_total_raises": st.integers(1, 3),
+            "raise_cap_when_game_reachable": st.booleans(),
+        }
+    ),
+)
+"""Tables with every rule of the windows: the raise limits and the going-out cap."""
 
 
 @RULES
 @given(
     tables,
     st.integers(0, 7),
-    st.lists(st.sampled_from([0, 1, 1, 2, 3]), max_size=9),
-    st.lists(st.integers(86, 100), min_size=2, max_size=2),
+    st.lists(st.sampled_from([0, 60, 88, 91, 94, 97, 100]), min_size=2, max_size=2),
+    st.data(),
 )
-def test_the_windows_are_the_rulesets(table: Any, dealer: int, said: list[int], before: list[int]) -> None:
-    """karnoffel.propose.*: words read in turn are clean in the columns exactly when
-    `proposals.take_call` (and closing the windows before the play) finds nothing in them, with
-    the same value, surrender, winning side and last raiser."""
+def test_the_windows_are_the_rulesets(
+    table: Any, dealer: int, before: list[int], data: st.DataObject
+) -> None:
+    """karnoffel.propose.*: words read in turn (mostly words that answer what is waiting, now and
+    then any word) are clean in the columns exactly when `proposals.take_call` (and closing the
+    windows before the play) finds nothing in them, with the same value, surrender, winning side
+    and last raiser."""
     n, options = table
     karnoffel, _ = KARNOFFEL.table(KarnoffelOptions.model_validate(options), n)
     assert karnoffel is not None
@@ -256,8 +269,12 @@ def test_the_windows_are_the_rulesets(table: Any, dealer: int, said: list[int], 
     state, _ = dealt_state(karnoffel, dealer, [], [], WINDOWS + 1, "played")
     state.before = list(before)
     problems = []
-    for word in said:
-        problems += proposals.take_call(state, Action("call", Said(state.window, CALLS[word], None), None))
+    said: list[int] = []
+    while len(said) < 9 and data.draw(st.integers(0, 5)):
+        answers = ["raise", "accept", "surrender"] if state.pending else ["pass", "raise"]
+        word = data.draw(st.sampled_from(answers if data.draw(st.integers(0, 7)) else list(CALLS)))
+        said.append(CALLS.index(word))
+        problems += proposals.take_call(state, Action("call", Said(state.window, word, None), None))
     problems += proposals.skip_to(state, WINDOWS + 1)
     words = np.array([said + [-1] * (10 - len(said))])
     value, decided, surrendered, raiser, ok = windows(

@@ -48,7 +48,7 @@ from tests.test_quick import mutate
 
 KARNOFFEL = RULESETS["karnoffel"]
 MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "12")))
-RULES = settings(PROPERTY, max_examples=200)
+RULES = settings(PROPERTY, max_examples=100)
 """Each restated rule against the ruleset's function: cheap, so many examples."""
 karnoffel_games = st.tuples(
     st.just(KARNOFFEL),

@@ -7,8 +7,7 @@ counter-raises, answers, the surrender, the going-out cap, the raise limits), th
 (karnoffel.play.held, .devil-lead; karnoffel.trick.winner by the ruleset's own order of the card
 powers; the early end at a side's third trick, or all five with `play_out`), the score, the
 totals, the rotation (after a surrender too) and the end of the game, at 2, 4, 6 and 8 players,
-with both decks and every option but `partial_trumps = any_suit_exceptions` (a card-by-card
-reading, left to the record path). Deals not `as_written`, not played, or wrong in any way are
+with both decks and every option (the card-by-card reading of the partial trumps too). Deals not `as_written`, not played, or wrong in any way are
 left unproven and take the record path, which explains what is wrong. Each rule restated here
 is held to the ruleset's own function by tests/test_karnoffel_columnar.py.
 """
@@ -35,10 +34,10 @@ from recordkit.rules.column_deals import (
     written_scores,
 )
 from recordkit.rules.columns import Bools, ColumnRows, Floats, Ints, codes, ints
-from recordkit.rules.karnoffel.cards import DEVIL, cards_of
+from recordkit.rules.karnoffel.cards import DEVIL, PARTIAL, POWER_RANKS, STOPPERS, cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN
 from recordkit.rules.karnoffel.options import KarnoffelOptions
-from recordkit.rules.karnoffel.powers import LED_DEVIL, order
+from recordkit.rules.karnoffel.powers import CANNOT_WIN, LED_DEVIL, POWER_LEVEL, order
 from recordkit.rules.karnoffel.record import CALLS
 from recordkit.rules.karnoffel.state import TRICKS, TRICKS_TO_WIN, WINDOWS
 
@@ -47,8 +46,10 @@ CALL_KIND = 1
 """The calls rows' kind of a proposal word (`call_words` reads `bid` as 0, `call` as 1)."""
 HAND = FACE_DOWN[WINDOWS + 1]
 """Face-down cards each seat holds once every round is dealt."""
-UNCOVERED = frozenset({"any_suit_exceptions"})
-"""The readings of the partial trumps the columns leave to the record path."""
+LED_DEVIL_LEVEL = 6
+"""A led Devil's power in the card-by-card reading: below the Karnöffel only."""
+CARD_BY_CARD = "any_suit_exceptions"
+"""The reading of the partial trumps that is no total order: the cards are judged one by one."""
 
 
 @cache
@@ -68,8 +69,6 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     options = KarnoffelOptions.model_validate(orjson.loads(text))
     table = deals.table
     k = table.num_rows
-    if options.partial_trumps in UNCOVERED:
-        return np.zeros(k, dtype=bool)
     cards = cards_of(options.deck)
     deck = list(cards.deck.codes)
     dealer = ints(table, "dealer")
@@ -233,12 +232,56 @@ def winners(options: KarnoffelOptions, tricks: Ints, chosen: Ints) -> Ints:
     """karnoffel.trick.winner: each trick's winning position (deal, trick): the highest card by
     the ruleset's order of the powers (`powers.order`) for the chosen suit and the suit led, a
     Devil that leads the trick just below the Karnöffel."""
+    if options.partial_trumps == CARD_BY_CARD:
+        return card_by_card(options, tricks, chosen)
     cards = cards_of(options.deck)
     led = np.array(cards.suit)[tricks[:, :, 0]]
     keys = trick_keys(len(cards.deck), options.partial_trumps)[chosen[:, None, None], led[:, :, None], tricks]
     devil = devils(options)[chosen]
     keys[:, :, 0] = np.where(tricks[:, :, 0] == devil[:, None], LED_DEVIL, keys[:, :, 0])
     best: Ints = np.argmax(keys, axis=2)
+    return best
+
+
+@cache
+def card_tables(size: int) -> tuple[Ints, Ints, Bools, Bools]:
+    """By chosen suit and card: each card's power (7 the Karnöffel ... 1 the 5, 0 a plain card,
+    -1 the Devil not leading, `powers.POWER_LEVEL`), the same for a card that leads (a led Devil
+    is 6), whether it is a partial trump, and by (chosen suit, card, partial trump) whether the
+    card stops it (a plain King, Queen or Jack of any suit, `cards.STOPPERS`)."""
+    cards = cards_of(size)
+    suit, rank = np.array(cards.suit), np.array(cards.rank)
+    chosen = np.arange(4)[:, None]
+    power = (suit == chosen) & np.isin(rank, list(POWER_RANKS))
+    level = np.where(power, np.vectorize(lambda r: POWER_LEVEL.get(int(r), CANNOT_WIN))(rank), 0)
+    first = np.where(power & (rank == DEVIL), LED_DEVIL_LEVEL, level)
+    partial = (suit == chosen) & np.isin(rank, PARTIAL)
+    stopper = np.array([[int(r) in STOPPERS.get(int(p), ()) for p in rank] for r in rank])
+    stops = (level == 0)[:, :, None] & stopper[None, :, :]
+    return level, first, partial, stops
+
+
+def card_by_card(options: KarnoffelOptions, tricks: Ints, chosen: Ints) -> Ints:
+    """karnoffel.trick.winner with `partial_trumps = any_suit_exceptions` (`powers._card_by_card`):
+    each card judged against the card winning so far, a plain King, Queen or Jack of any suit
+    stopping the partial trump it is an exception to."""
+    cards = cards_of(options.deck)
+    suit, rank = np.array(cards.suit), np.array(cards.rank)
+    level, first, partial, stops = card_tables(len(cards.deck))
+    c = chosen[:, None]
+    led = suit[tricks[:, :, 0]]
+    best = np.zeros(tricks.shape[:2], dtype=np.int64)
+    for index in range(1, tricks.shape[2]):
+        card = tricks[:, :, index]
+        held = np.take_along_axis(tricks, best[:, :, None], axis=2)[:, :, 0]
+        kept = partial[c, card] & stops[c, held, card]
+        taken = ~kept & partial[c, held] & stops[c, card, held]
+        mine, theirs = level[c, card], np.where(best == 0, first[c, held], level[c, held])
+        judged = ~kept & ~taken & (mine != theirs)
+        plain = ~kept & ~taken & ~judged & (mine == 0)
+        follows = (suit[card] == led) & ((suit[held] != led) | (rank[card] > rank[held]))
+        wins = taken | (judged & (mine > theirs)) | (plain & follows)
+        best = np.where(wins, index, best)
     return best
 
 

@@ -37,7 +37,7 @@ from tests.test_properties import play as play_game
 from tests.test_quick import mutate
 
 JOFFRE = RULESETS["joffre"]
-MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "12")))
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "8")))
 numbers = st.fixed_dictionaries(
     {}, optional={"target": st.sampled_from([12, 25, 40]), "min_bid": st.integers(1, 4)}
 )

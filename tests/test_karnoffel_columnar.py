@@ -47,8 +47,8 @@ from tests.test_properties import play as play_game
 from tests.test_quick import mutate
 
 KARNOFFEL = RULESETS["karnoffel"]
-MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "12")))
-RULES = settings(PROPERTY, max_examples=100)
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "8")))
+RULES = settings(PROPERTY, max_examples=60)
 """Each restated rule against the ruleset's function: cheap, so many examples."""
 karnoffel_games = st.tuples(
     st.just(KARNOFFEL),

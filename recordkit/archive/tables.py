@@ -536,9 +536,10 @@ def _lists(sizes: list[int | None], values: pa.Array) -> pa.Array:
 def _dealt(
     raw: dict[str, Any], replay: DealReplay | None
 ) -> tuple[list[list[str]] | None, list[str] | None, list[str] | None]:
-    """The deal's hands and dog as the deals table holds them: as written, with the groups the
-    record leaves out as the replay derived them from the play (`DealReplay.completion`); and the
-    paths of those derived groups, [] when none is, None when the deal could not be replayed."""
+    """The deal's hands and dog (Karnöffel: its face-up round) as the deals table holds them: as
+    written, with the groups the record leaves out as the replay derived them from the play
+    (`DealReplay.completion`); and the paths of those derived groups, [] when none is, None when
+    the deal could not be replayed."""
     if replay is None or (replay.state is None and not replay.sheet):
         derived = None
     else:
@@ -547,7 +548,7 @@ def _dealt(
     if replay is not None and replay.completion is not None:
         completed = replay.completion.deal  # a model, or JSON from the fast path's derivation
         dealt = completed if type(completed) is dict else completed.model_dump(mode="json", exclude_none=True)
-    hands, dog = dealt.get("hands"), dealt.get("dog")
+    hands, dog = dealt.get("hands"), dealt.get("dog", dealt.get("faceup"))
     return (
         [hand.split() for hand in hands]
         if type(hands) is list and all(type(h) is str for h in hands)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
@@ -34,6 +34,9 @@ from recordkit.rules.joffre.record import JoffreDeal, JoffreRecord, JoffreResult
 from recordkit.rules.joffre.scoring import count, deal_scores, facts_of
 from recordkit.rules.joffre.scoring import working as scoring_working
 from recordkit.rules.joffre.state import JoffreState, Phase
+
+if TYPE_CHECKING:
+    from recordkit.rules.columns import Bools, ColumnRows
 
 
 class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
@@ -343,6 +346,39 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
     def is_trump(self, state: JoffreState, card: int) -> bool:
         """Whether the card is of the deal's trump nation."""
         return state.trump is not None and state.trump != NO_TRUMP and state.cards.nation[card] == state.trump
+
+    def prove_columns(self, rows: ColumnRows) -> Bools:
+        """The deals of an archive's row group checked with NumPy (`joffre.columnar`)."""
+        from recordkit.rules.joffre import columnar  # NumPy and pyarrow: only for archives
+
+        return columnar.prove_columns(rows)
+
+    def as_written(self, table: Table, deal: dict[str, Any], state: JoffreState, calls: list[Action]) -> bool:
+        """The auction and tricks written as bare words and codes (no seats, leaders or winners), a
+        trump written only as the play sets it, and one score and total a seat with no sheet facts,
+        so that the calls, plays and scores rows hold the whole deal, in order."""
+        tricks, auction_calls = deal.get("tricks", []), deal.get("auction", [])
+        result, trump = deal.get("result"), deal.get("trump")
+        if any(type(t) is not str for t in tricks) or any(type(a) is not str for a in auction_calls):
+            return False
+        if trump is not None and (state.trump is None or trump != self._trump_letter(state.trump)):
+            return False
+        if result is not None and (
+            type(result) is not dict
+            or result.keys() - {"scores"}
+            or len(result.get("scores", [])) != table.players
+        ):
+            return False
+        if len(deal.get("totals") or [0] * table.players) != table.players:
+            return False
+        if [(a.kind, self.describe(table, a)) for a in calls] != [("bid", call) for call in auction_calls]:
+            return False
+        return [t.split() for t in tricks] == [[table.deck.codes[c] for c in t.cards] for t in state.tricks]
+
+    @staticmethod
+    def _trump_letter(trump: int) -> str:
+        """The trump as a deal writes it: a nation's letter, or `none`."""
+        return "none" if trump == NO_TRUMP else play.TRUMP_LETTERS[trump]
 
     def describe(self, table: Table, action: Action) -> str:
         """A call's name or a card's code."""

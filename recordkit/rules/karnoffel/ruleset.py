@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
@@ -29,12 +29,22 @@ from recordkit.rules.base import (
 )
 from recordkit.rules.karnoffel import build, partial, proposals, quick, quick_partial, sheet
 from recordkit.rules.karnoffel.cards import POWER_RANKS, cards_of, side_of
-from recordkit.rules.karnoffel.deal import faceup_entries, set_up
+from recordkit.rules.karnoffel.deal import (
+    dealt_state,
+    faceup_entries,
+    faceup_size,
+    hand_sizes,
+    set_up,
+    stage_of_words,
+)
 from recordkit.rules.karnoffel.options import KarnoffelOptions
 from recordkit.rules.karnoffel.play import legal_plays, play_card
 from recordkit.rules.karnoffel.record import CALLS, KarnoffelDeal, KarnoffelRecord, KarnoffelResult
 from recordkit.rules.karnoffel.scoring import deal_scores, dealer_after, reached
 from recordkit.rules.karnoffel.state import TRICKS, WINDOWS, KarnoffelState, Phase, Said
+
+if TYPE_CHECKING:
+    from recordkit.rules.columns import Bools, ColumnRows
 
 PLAYER_COUNTS = (2, 4, 6, 8)
 CALL_WEIGHTS = {"pass": 4.0, "raise": 1.0, "accept": 2.0, "surrender": 1.0}
@@ -328,6 +338,59 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
     def is_trump(self, state: KarnoffelState, card: int) -> bool:
         """The chosen suit's cards of power (J, 7, 6, 2, 3, 4, 5); its K, Q, 10, 9, 8 are plain."""
         return state.chosen == state.cards.suit[card] and state.cards.rank[card] in POWER_RANKS
+
+    def prove_columns(self, rows: ColumnRows) -> Bools:
+        """The deals of an archive's row group checked with NumPy (`karnoffel.columnar`)."""
+        from recordkit.rules.karnoffel import columnar  # NumPy and pyarrow: only for archives
+
+        return columnar.prove_columns(rows)
+
+    def as_written(
+        self, table: Table, deal: dict[str, Any], state: KarnoffelState, calls: list[Action]
+    ) -> bool:
+        """Round 1 written whole as one group (the deals' `dog` column holds it), a chosen suit
+        only as the cards choose it, the windows' words and the tricks as bare words and codes,
+        one score and total a seat with no sheet facts: so that the rows hold the whole deal. The
+        calls rows do not say which window a word was in, so each window written must be the one
+        its words make when read in turn (a quiet one may be `[]`), and the rounds dealt the sizes
+        its surrender's window gives."""
+        tricks, windows = deal.get("tricks", []), deal.get("proposals", [])
+        faceup, hands, result = deal.get("faceup"), deal.get("hands", []), deal.get("result")
+        if type(faceup) is not str or type(hands) is not list or any(type(h) is not str for h in hands):
+            return False
+        if any(type(t) is not str for t in tricks) or any(
+            type(w) is not list or any(type(c) is not str for c in w) for w in windows
+        ):
+            return False
+        stated = deal.get("chosen_suit")
+        if stated is not None and (state.chosen is None or stated != KARNOFFEL_SUITS[state.chosen]):
+            return False
+        if result is not None and (
+            type(result) is not dict
+            or result.keys() - {"scores"}
+            or len(result.get("scores", [])) != table.players
+        ):
+            return False
+        if len(deal.get("totals") or [0] * table.players) != table.players:
+            return False
+        words = [word for window in windows for word in window]
+        if [(a.kind, self.describe(table, a)) for a in calls] != [("call", word) for word in words]:
+            return False
+        scratch, _ = dealt_state(table, state.dealer, [], [], WINDOWS + 1, "played")
+        read: list[list[str]] = [[] for _ in range(WINDOWS + 1)]
+        for word in words:  # each word in the window open when it comes, by the rules of the windows
+            read[min(scratch.window, WINDOWS + 1) - 1].append(word)
+            proposals.take_call(scratch, Action("call", Said(scratch.window, word, None), None))
+        if [window for window in windows if window] != [window for window in read if window]:
+            return False
+        stage = stage_of_words(windows)
+        ids = table.deck.index
+        downs = [[ids.get(code, -1) for code in hand.split()] for hand in hands]
+        if faceup_size(faceup.split(), table.players, stage, "played") or hand_sizes(
+            downs, table.players, stage, "played"
+        ):
+            return False
+        return [t.split() for t in tricks] == [[table.deck.codes[c] for c in t.cards] for t in state.tricks]
 
     def describe(self, table: Table, action: Action) -> str:
         """A call's word or a card's code."""

@@ -1,0 +1,303 @@
+"""NumPy helpers the columnar checks of Joffre and Karnöffel share: a row group's games split by
+table (players and options), card groups and tricks read into arrays, the written scores, the
+running totals and who played each card of tricks whose winners are known.
+
+The rules themselves stay in each game's `columnar.py` (and are held to its ruleset by tests);
+these only turn the rows `recordkit.archive.columnar` reads into arrays of deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from recordkit.rules.columns import (
+    Bools,
+    ColumnRows,
+    Floats,
+    Ints,
+    codes,
+    deal_keys,
+    floats,
+    ints,
+    is_sorted,
+    list_lengths,
+    row_ranges,
+)
+
+
+@dataclass(frozen=True)
+class Deals:
+    """The deals of one table (players and options) of a row group, in order: their rows, their
+    (game_id, deal) keys, each deal's games row, and the keys of the calls, plays and scores rows."""
+
+    rows: ColumnRows
+    table: pa.Table
+    keys: Ints
+    game_of: Ints
+    call_keys: Ints
+    play_keys: Ints
+    score_keys: Ints
+
+    @property
+    def first(self) -> Bools:
+        """Whether each deal is its game's first."""
+        first = np.ones(len(self.game_of), dtype=bool)
+        first[1:] = self.game_of[1:] != self.game_of[:-1]
+        return first
+
+    @property
+    def last(self) -> Bools:
+        """Whether each deal is its game's last."""
+        last = np.ones(len(self.game_of), dtype=bool)
+        last[:-1] = self.game_of[1:] != self.game_of[:-1]
+        return last
+
+
+Prove = Callable[[int, str, Deals], Bools]
+"""A game's check of the deals of one table: (players, options as the games row writes them,
+the deals) to each deal's verdict."""
+
+
+def prove_games(rows: ColumnRows, prove: Prove) -> Bools:
+    """Which games (by games row) are proven clean: a header the record path accepts, every deal
+    there and proven by `prove`, one table (players, options) at a time; none when rows are out
+    of the order the converter writes them in."""
+    games, deals = rows.games, rows.deals
+    n_games = games.num_rows
+    game_ids = ints(games, "game_id")
+    keys = deal_keys(deals)
+    call_keys, play_keys, score_keys = (deal_keys(t) for t in (rows.calls, rows.plays, rows.scores))
+    if not all(is_sorted(k) for k in (game_ids, keys, call_keys, play_keys, score_keys)):
+        return np.zeros(n_games, dtype=bool)
+    first, count = row_ranges(keys >> 32, game_ids)
+    game_ok = rows.header_ok & (count == ints(games, "n_deals"))
+    game_row = np.repeat(np.arange(n_games), count)
+    at = first.repeat(count) + ranks(count)
+    deal_ok = np.zeros(len(at), dtype=bool)
+    options = games.column("options").to_pylist()
+    tables = [f"{n} {text}" for n, text in zip(ints(games, "n_players"), options, strict=True)]
+    table_of = np.array(tables, dtype=object)[game_row] if len(at) else np.zeros(0, dtype=object)
+    for name in set(tables):
+        chosen = np.flatnonzero(table_of == name)
+        if chosen.size:
+            n, text = name.split(" ", 1)
+            of_table = Deals(
+                rows,
+                deals.take(at[chosen]),
+                keys[at[chosen]],
+                game_row[chosen],
+                call_keys,
+                play_keys,
+                score_keys,
+            )
+            deal_ok[chosen] = prove(int(n), text, of_table)
+    bad = np.bincount(game_row, weights=~deal_ok, minlength=n_games)
+    proven: Bools = game_ok & (bad == 0)
+    return proven
+
+
+def ranks(count: Ints) -> Ints:
+    """0, 1, ... within each run of `count` rows, for all runs one after the other."""
+    starts = np.repeat(np.cumsum(count) - count, count)
+    return np.arange(int(count.sum())) - starts
+
+
+def card_groups(column: pa.ChunkedArray, groups: int | None, size: int, deck: list[str]) -> Ints:
+    """Card ids (k, groups, size) of a column of lists of `groups` card groups (the hands), or of
+    single card groups when `groups` is None; -1 throughout a row whose groups are missing, of
+    another size, or hold a code of no card of `deck`."""
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    k = len(lists)
+    if groups is None:
+        counts, inner = np.where(pc.is_null(lists).to_numpy(zero_copy_only=False), 0, 1), lists
+    else:
+        counts, inner = list_lengths(lists), lists.flatten()
+    lengths = list_lengths(inner)
+    ids = codes(inner.flatten(), deck)
+    row_of_group = np.repeat(np.arange(k), counts)
+    row_ok = counts == (groups or 1)
+    row_ok[row_of_group[lengths != size]] = False
+    out = np.full((k, groups or 1, size), -1, dtype=np.int64)
+    if row_ok.any():
+        out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, groups or 1, size)
+    out[np.any(out < 0, axis=(1, 2))] = -1
+    return out
+
+
+def group_sizes(column: pa.ChunkedArray) -> tuple[Ints, Ints]:
+    """How many groups each row of a list-of-lists column has (-1 for a null), and the size of
+    its first group (-1 when it has none)."""
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    counts = np.where(pc.is_null(lists).to_numpy(zero_copy_only=False), -1, list_lengths(lists))
+    inner = list_lengths(lists.flatten())
+    starts = np.cumsum(np.maximum(counts, 0)) - np.maximum(counts, 0)
+    first = np.where(counts > 0, inner[np.minimum(starts, max(len(inner) - 1, 0))] if len(inner) else -1, -1)
+    return counts, first
+
+
+def call_words(
+    deals: Deals, words: list[str] | tuple[str, ...], most: int | None = None
+) -> tuple[Ints, Ints, Ints]:
+    """Each deal's calls (k, most: by default as many as the most any deal has) as indices in
+    `words` (-1 past its calls or for another word), how many it has, and their kinds (0 for
+    `bid`, 1 for `call`, -1 for another kind or past its calls)."""
+    calls = deals.rows.calls
+    first, count = row_ranges(deals.call_keys, deals.keys)
+    k = len(deals.keys)
+    most = max(int(count.max()) if k else 0, 1) if most is None else most
+    if calls.num_rows == 0:
+        return np.full((k, most), -1), count, np.full((k, most), -1)
+    at = np.minimum(first[:, None] + np.arange(most), calls.num_rows - 1)
+    inside = np.arange(most) < count[:, None]
+    value = np.where(inside, codes(calls.column("value"), words)[at], -1)
+    kind = np.where(inside, codes(calls.column("kind"), ("bid", "call"))[at], -1)
+    return value, count, kind
+
+
+def plays_of(deals: Deals, n: int, most: int, deck: list[str]) -> tuple[Ints, Ints, Bools]:
+    """Each deal's cards (k, most, n) in the order played (-1 past its tricks), how many tricks,
+    and whether its plays rows are whole tricks in order, at most `most`, of known cards."""
+    plays = deals.rows.plays
+    first, count = row_ranges(deals.play_keys, deals.keys)
+    k = len(deals.keys)
+    tricks = count // n
+    ok = (count % n == 0) & (tricks <= most)
+    cards = np.full((k, most, n), -1, dtype=np.int64)
+    if plays.num_rows == 0:
+        return cards, tricks, ok & (count == 0)
+    slots = most * n
+    at = np.minimum(first[:, None] + np.arange(slots), plays.num_rows - 1)
+    inside = np.arange(slots) < count[:, None]
+    trick, position = ints(plays, "trick")[at], ints(plays, "position")[at]
+    ids = codes(plays.column("card"), deck)[at]
+    ok &= np.all(~inside | (trick == np.repeat(np.arange(1, most + 1), n)), axis=1)
+    ok &= np.all(~inside | (position == np.tile(np.arange(1, n + 1), most)), axis=1)
+    ok &= np.all(~inside | (ids >= 0), axis=1)
+    cards[:] = np.where(inside, ids, -1).reshape(k, most, n)
+    return cards, tricks, ok
+
+
+def written_scores(deals: Deals, computed: Ints) -> tuple[Bools, Floats]:
+    """Whether each deal's written scores are the computed ones (no result only when every score
+    is 0), and its running totals (k, n) as the scores rows give them."""
+    scores = deals.rows.scores
+    k, n = computed.shape
+    first, count = row_ranges(deals.score_keys, deals.keys)
+    if scores.num_rows == 0:
+        return np.zeros(k, dtype=bool), np.full((k, n), np.nan)
+    at = np.minimum(first[:, None] + np.arange(n), scores.num_rows - 1)
+    ok = (count == n) & np.all(ints(scores, "seat")[at] == np.arange(n), axis=1)
+    written, totals = floats(scores, "score")[at], floats(scores, "total")[at]
+    unwritten = np.all(np.isnan(written), axis=1)
+    ok &= np.where(unwritten, np.all(computed == 0, axis=1), np.all(written == computed, axis=1))
+    return ok, totals
+
+
+def totals_before(deals: Deals, totals: Floats) -> Floats:
+    """Each deal's totals before it: the previous deal's written totals, 0 before a game's first
+    (once `totals_follow` holds, the running totals the record path counts the deal from)."""
+    before = np.roll(totals, 1, axis=0)
+    before[deals.first] = 0
+    return before
+
+
+def totals_follow(deals: Deals, scores: Ints, totals: Floats) -> Bools:
+    """Whether each deal's written totals are the sums of the scores of its game so far."""
+    running = np.cumsum(scores, axis=0)
+    start = np.searchsorted(deals.game_of, deals.game_of, "left")
+    running -= np.where((start > 0)[:, None], running[np.maximum(start - 1, 0)], 0)
+    follows: Bools = np.all(totals == running, axis=1)
+    return follows
+
+
+def previous(deals: Deals, values: Ints) -> Ints:
+    """Each deal's value of the deal before it in its game (its own value for a game's first)."""
+    before = np.roll(values, 1, axis=0)
+    before[deals.first] = values[deals.first]
+    return before
+
+
+def seats_of(best: Ints, first_leader: Ints, n: int) -> tuple[Ints, Ints]:
+    """Who played each card (deal, trick, position) and each trick's winner, when each trick's
+    winning position is `best` (deal, trick) and `first_leader` leads the first trick: the winner
+    leads the next, so the leaders are a running sum of winning positions."""
+    k = len(best)
+    moved = np.concatenate([np.zeros((k, 1), dtype=np.int64), np.cumsum(best, axis=1)[:, :-1]], axis=1)
+    leaders = (first_leader[:, None] + moved) % n
+    seats = (leaders[:, :, None] + np.arange(n)) % n
+    return seats, (leaders + best) % n
+
+
+def by_seat(values: npt.NDArray[Any], seats: Ints) -> npt.NDArray[Any]:
+    """`values` (deal, trick, position) rearranged by seat (deal, trick, seat)."""
+    out = np.empty_like(values)
+    np.put_along_axis(out, seats, values, axis=2)
+    return out
+
+
+def from_here_on(values: npt.NDArray[Any], combine: np.ufunc) -> npt.NDArray[Any]:
+    """For each seat and trick (deal, trick, seat), `values` of its cards from that trick on
+    combined (the suits it holds, say)."""
+    return combine.accumulate(values[:, ::-1], axis=1)[:, ::-1]
+
+
+def held_once(owner: Ints, cards: Ints, seats: Ints, played: Bools) -> Bools:
+    """Whether every card played (where `played`) is held by the seat that plays it (`owner`: the
+    seat holding each card id, -1 for none) and no card is played twice."""
+    k = len(cards)
+    flat, where = cards.reshape(k, -1), played.reshape(k, -1)
+    safe = np.maximum(flat, 0)
+    ok = np.all(~where | (np.take_along_axis(owner, safe, axis=1) == seats.reshape(k, -1)), axis=1)
+    seen = np.zeros(owner.shape, dtype=bool)
+    rows = np.repeat(np.arange(k), flat.shape[1]).reshape(k, -1)
+    seen[rows[where], flat[where]] = True
+    once: Bools = ok & (seen.sum(axis=1) == where.sum(axis=1))
+    return once
+
+
+NO_CARD = -2
+"""A slot past the end of a group of cards (-1 is a code of no card of the deck)."""
+
+
+def ragged_groups(column: pa.ChunkedArray, most: int, deck: list[str]) -> tuple[Ints, Ints, Ints]:
+    """A column of lists of card groups of any sizes: card ids (k, groups, most) with `NO_CARD`
+    past each group's end, each row's number of groups (-1 for a null, or more than `groups`),
+    and each group's size (k, groups; -1 for no group or a group of more than `most`)."""
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    k = len(lists)
+    null = pc.is_null(lists).to_numpy(zero_copy_only=False)
+    counts = list_lengths(lists)
+    inner = lists.flatten()
+    lengths = list_lengths(inner)
+    ids = codes(inner.flatten(), deck)
+    groups = int(counts.max()) if k else 0
+    row_of_group, group_of = np.repeat(np.arange(k), counts), ranks(counts)
+    sizes = np.full((k, max(groups, 1)), -1, dtype=np.int64)
+    sizes[row_of_group, group_of] = np.where(lengths <= most, lengths, -1)
+    out = np.full((k, max(groups, 1), most), NO_CARD, dtype=np.int64)
+    fits = np.repeat(lengths <= most, lengths)
+    at = ranks(lengths)
+    out[np.repeat(row_of_group, lengths)[fits], np.repeat(group_of, lengths)[fits], at[fits]] = ids[fits]
+    return out, np.where(null, -1, counts), sizes
+
+
+def flat_group(column: pa.ChunkedArray, most: int, deck: list[str]) -> tuple[Ints, Ints]:
+    """A column of card groups (lists of codes): card ids (k, most) with `NO_CARD` past each
+    group's end, and each group's size (-1 for a null or a group of more than `most`)."""
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    k = len(lists)
+    null = pc.is_null(lists).to_numpy(zero_copy_only=False)
+    lengths = list_lengths(lists)
+    ids = codes(lists.flatten(), deck)
+    out = np.full((k, most), NO_CARD, dtype=np.int64)
+    fits = np.repeat(lengths <= most, lengths)
+    rows = np.repeat(np.arange(k), lengths)
+    out[rows[fits], ranks(lengths)[fits]] = ids[fits]
+    return out, np.where(null | (lengths > most), -1, lengths)

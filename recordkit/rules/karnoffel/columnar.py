@@ -1,0 +1,308 @@
+"""Karnöffel's columnar check: a row group of an archive replayed with NumPy, all deals at once.
+
+The same rules as the record path (spec/rules/karnoffel.md), over arrays of deals: the staged
+deal (karnoffel.deck, karnoffel.deal.faceup, .rounds, .chosen-suit: the face-up round is the
+deals' `dog` column), the proposal windows (karnoffel.propose.*: the order, raises and
+counter-raises, answers, the surrender, the going-out cap, the raise limits), the play
+(karnoffel.play.held, .devil-lead; karnoffel.trick.winner by the ruleset's own order of the card
+powers; the early end at a side's third trick, or all five with `play_out`), the score, the
+totals, the rotation (after a surrender too) and the end of the game, at 2, 4, 6 and 8 players,
+with both decks and every option (the card-by-card reading of the partial trumps too). Deals not `as_written`, not played, or wrong in any way are
+left unproven and take the record path, which explains what is wrong. Each rule restated here
+is held to the ruleset's own function by tests/test_karnoffel_columnar.py.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import orjson
+
+from recordkit.rules.column_deals import (
+    Deals,
+    call_words,
+    flat_group,
+    held_once,
+    plays_of,
+    previous,
+    prove_games,
+    ragged_groups,
+    seats_of,
+    totals_before,
+    totals_follow,
+    written_scores,
+)
+from recordkit.rules.columns import Bools, ColumnRows, Floats, Ints, codes, ints
+from recordkit.rules.karnoffel.cards import DEVIL, PARTIAL, POWER_RANKS, STOPPERS, cards_of
+from recordkit.rules.karnoffel.deal import FACE_DOWN
+from recordkit.rules.karnoffel.options import KarnoffelOptions
+from recordkit.rules.karnoffel.powers import CANNOT_WIN, LED_DEVIL, POWER_LEVEL, order
+from recordkit.rules.karnoffel.record import CALLS
+from recordkit.rules.karnoffel.state import TRICKS, TRICKS_TO_WIN, WINDOWS
+
+PASS, RAISE, ACCEPT, SURRENDER = (CALLS.index(word) for word in ("pass", "raise", "accept", "surrender"))
+CALL_KIND = 1
+"""The calls rows' kind of a proposal word (`call_words` reads `bid` as 0, `call` as 1)."""
+HAND = FACE_DOWN[WINDOWS + 1]
+"""Face-down cards each seat holds once every round is dealt."""
+LED_DEVIL_LEVEL = 6
+"""A led Devil's power in the card-by-card reading: below the Karnöffel only."""
+CARD_BY_CARD = "any_suit_exceptions"
+"""The reading of the partial trumps that is no total order: the cards are judged one by one."""
+
+
+@cache
+def trick_keys(size: int, reading: str) -> Ints:
+    """Each card's place in the trick's order (chosen suit, suit led, card), by the ruleset's own
+    `powers.order`; a led Devil is `LED_DEVIL` apart."""
+    return np.array([[order(size, reading, chosen, led) for led in range(4)] for chosen in range(4)])
+
+
+def prove_columns(rows: ColumnRows) -> Bools:
+    """Which games (by games row) are proven clean: header, every deal, rotation, totals, end."""
+    return prove_games(rows, _prove_table)
+
+
+def _prove_table(n: int, text: str, deals: Deals) -> Bools:
+    """Each deal's verdict, for the deals of `n`-player games with these options."""
+    options = KarnoffelOptions.model_validate(orjson.loads(text))
+    table = deals.table
+    k = table.num_rows
+    cards = cards_of(options.deck)
+    deck = list(cards.deck.codes)
+    dealer = ints(table, "dealer")
+    played = codes(table.column("status"), ("played",)) == 0
+    written = np.asarray(
+        table.column("as_written").fill_null(False).to_numpy(zero_copy_only=False), dtype=bool
+    )
+    ok = played & written & (dealer >= 0) & (dealer < n)
+    forehand = (dealer + 1) % n
+
+    faceup, shown = flat_group(table.column("dog"), n, deck)
+    downs, groups, sizes = ragged_groups(table.column("hands"), HAND, deck)
+    words, count, kinds = call_words(deals, CALLS)
+    ok &= np.all((kinds == CALL_KIND) | (np.arange(words.shape[1]) >= count[:, None]), axis=1)
+    _, totals = written_scores(deals, np.zeros((k, n), dtype=np.int64))
+    before = sides_before(totals_before(deals, totals), n)
+    value, decided, surrendered, raiser, windows_ok = windows(options, words, count, forehand, n, before)
+    ok &= windows_ok
+
+    ok &= dealt_sizes(shown, groups, sizes, n, surrendered)
+    owner, once = _owner(faceup, downs, dealer, n, len(deck))
+    ok &= once
+    tricks, played_tricks, plays_ok = plays_of(deals, n, TRICKS, deck)
+    ok &= plays_ok & np.where(surrendered, played_tricks == 0, played_tricks > 0)
+
+    playing = np.flatnonzero(ok & ~surrendered)
+    if playing.size:
+        chosen = chosen_suit(options, faceup[playing])
+        legal, side = play(
+            options, owner[playing], tricks[playing], played_tricks[playing], forehand[playing], chosen
+        )
+        ok[playing] &= legal
+        decided[playing] = side
+    scores = np.where((np.arange(n) % 2 == decided[:, None]) & ok[:, None], value[:, None], 0)
+    written_ok, totals = written_scores(deals, scores)
+    ok &= written_ok & totals_follow(deals, scores, totals)
+    after = np.where(surrendered & (options.dealer_after_surrender == "proposer"), raiser, forehand)
+    ok &= deals.first | (dealer == previous(deals, after))  # karnoffel.deal.rotation
+    reached = np.any(totals >= options.target, axis=1)  # karnoffel.game.end
+    verdicts: Bools = ok & (deals.last | ~reached)
+    return verdicts
+
+
+def sides_before(seats: Floats, n: int) -> Floats:
+    """Each side's score before the deal from each seat's: the best of the partners
+    (`deal.sides_before`)."""
+    side = np.arange(n) % 2
+    both: Floats = np.stack([np.max(np.where(side == s, seats, -np.inf), axis=1) for s in (0, 1)], axis=1)
+    return both
+
+
+def windows(
+    options: KarnoffelOptions, words: Ints, count: Ints, forehand: Ints, n: int, before: Floats
+) -> tuple[Ints, Ints, Bools, Ints, Bools]:
+    """karnoffel.propose.*: the words of the three windows one after the other, each window
+    closed by an accept or two passes, a surrender ending the deal. Returns the round value, the
+    side that won by a surrender (-1), whether one did, the last raiser's seat (-1) and whether
+    every word is clean: its turn, an answer only to a raise, a raise within the cap and the
+    limits, no raise left unanswered, no word after the deal or the windows ended."""
+    k, most = words.shape
+    step, fore_side = options.raise_step, forehand % 2
+    window, passes, raises, window_raises = (np.zeros(k, dtype=np.int64) for _ in range(4))
+    window += 1
+    pending, surrendered, done = (np.zeros(k, dtype=bool) for _ in range(3))
+    value = np.full(k, options.base_value, dtype=np.int64)
+    raiser = np.full(k, -1, dtype=np.int64)
+    ok = np.ones(k, dtype=bool)
+    for j in range(most):
+        live = j < count
+        word = words[:, j]
+        ok &= ~live | ((word >= 0) & ~done)  # karnoffel.propose.window, .surrender: nothing after the end
+        act = live & ~done
+        side = np.where(pending, 1 - raiser % 2, np.where(passes == 0, fore_side, 1 - fore_side))
+        seat = np.where(side == fore_side, forehand, (forehand + 1) % n)  # karnoffel.propose.speaker
+        raised, passed = act & (word == RAISE), act & (word == PASS)
+        answered = act & ((word == ACCEPT) | (word == SURRENDER))
+        ok &= ~(passed & pending) & ~(answered & ~pending)  # karnoffel.propose.answer
+        if options.raise_cap_when_game_reachable:  # karnoffel.propose.cap
+            standing = value + np.where(pending, step, 0)
+            ok &= ~(raised & np.any(before + standing[:, None] >= options.target, axis=1))
+        if options.reraise == "single":  # karnoffel.propose.reraise
+            ok &= ~(raised & pending & (window_raises >= 2))
+        elif options.reraise == "max_total_raises":
+            ok &= ~(raised & (raises >= options.max_total_raises))
+        accepted, gave_up = answered & (word == ACCEPT), answered & (word == SURRENDER)
+        value = value + np.where((raised & pending) | accepted, step, 0)
+        raiser = np.where(raised, seat, raiser)
+        raises, window_raises = raises + raised, window_raises + raised
+        passes = passes + passed
+        pending = (pending | raised) & ~accepted & ~gave_up
+        surrendered |= gave_up
+        done |= gave_up
+        closed = (passed & (passes == 2)) | accepted
+        window += closed
+        passes, window_raises = np.where(closed, 0, passes), np.where(closed, 0, window_raises)
+        done |= window > WINDOWS
+    ok &= ~(pending & ~done)  # karnoffel.propose.answer: a raise left unanswered
+    decided = np.where(surrendered, raiser % 2, -1)
+    return value, decided, surrendered, raiser, ok
+
+
+def dealt_sizes(shown: Ints, groups: Ints, sizes: Ints, n: int, surrendered: Bools) -> Bools:
+    """karnoffel.deal.faceup, .rounds: one face-up card each and four face-down cards each for
+    a deal played; for a surrendered one, the cards of one of the stages a surrender stops
+    (`as_written` holds the deal to its own window's sizes, which the rows do not say)."""
+    even = np.all((sizes == sizes[:, :1]) | (np.arange(sizes.shape[1]) >= n), axis=1)
+    down = np.where(groups == 0, 0, np.where((groups == n) & even, sizes[:, 0], -1))
+    whole = (shown == n) & (down == HAND)
+    cut = ((shown == 2) & (down == FACE_DOWN[1])) | ((shown == n) & (down == FACE_DOWN[2])) | whole
+    right: Bools = np.where(surrendered, cut, whole)
+    return right
+
+
+def _owner(faceup: Ints, downs: Ints, dealer: Ints, n: int, cards: int) -> tuple[Ints, Bools]:
+    """Who was dealt each card (deal, card; -1 for the undealt pack) and whether every card
+    dealt is a card of the deck, dealt once (karnoffel.deck)."""
+    k = len(faceup)
+    holders = np.concatenate(
+        [
+            (dealer[:, None] + 1 + np.arange(faceup.shape[1])) % n,
+            np.repeat(np.arange(downs.shape[1]), HAND)[None, :].repeat(k, axis=0),
+        ],
+        axis=1,
+    )
+    dealt = np.concatenate([faceup, downs.reshape(k, -1)], axis=1)
+    there = dealt >= 0
+    owner = np.full((k, cards), -1, dtype=np.int64)
+    rows = np.repeat(np.arange(k), dealt.shape[1]).reshape(k, -1)
+    owner[rows[there], dealt[there]] = holders[there]
+    once = ~np.any(dealt == -1, axis=1) & ((owner >= 0).sum(axis=1) == there.sum(axis=1))
+    return owner, once
+
+
+def chosen_suit(options: KarnoffelOptions, faceup: Ints) -> Ints:
+    """karnoffel.deal.chosen-suit: the suit of the lowest face-up card; a tie goes to the first
+    dealt, or with `chosen_suit_tiebreak = suit_rank` to the lowest suit (the highest index)."""
+    cards = cards_of(options.deck)
+    rank, suit = np.array(cards.rank)[faceup], np.array(cards.suit)[faceup]
+    tied = rank == rank.min(axis=1, keepdims=True)
+    if options.chosen_suit_tiebreak == "suit_rank":
+        pick = np.argmax(np.where(tied, suit, -1), axis=1)
+    else:
+        pick = np.argmax(tied, axis=1)
+    chosen: Ints = suit[np.arange(len(faceup)), pick]
+    return chosen
+
+
+def devils(options: KarnoffelOptions) -> Ints:
+    """The Devil (the 7) of each suit, by suit."""
+    cards = cards_of(options.deck)
+    return np.array([cards.card(suit, DEVIL) for suit in range(4)])
+
+
+def devil_leads(options: KarnoffelOptions, tricks: Ints, chosen: Ints) -> Bools:
+    """karnoffel.play.devil-lead: whether the Devil (the 7 of the chosen suit) opens the play."""
+    leads: Bools = tricks[:, 0, 0] == devils(options)[chosen]
+    return leads
+
+
+def winners(options: KarnoffelOptions, tricks: Ints, chosen: Ints) -> Ints:
+    """karnoffel.trick.winner: each trick's winning position (deal, trick): the highest card by
+    the ruleset's order of the powers (`powers.order`) for the chosen suit and the suit led, a
+    Devil that leads the trick just below the Karnöffel."""
+    if options.partial_trumps == CARD_BY_CARD:
+        return card_by_card(options, tricks, chosen)
+    cards = cards_of(options.deck)
+    led = np.array(cards.suit)[tricks[:, :, 0]]
+    keys = trick_keys(len(cards.deck), options.partial_trumps)[chosen[:, None, None], led[:, :, None], tricks]
+    devil = devils(options)[chosen]
+    keys[:, :, 0] = np.where(tricks[:, :, 0] == devil[:, None], LED_DEVIL, keys[:, :, 0])
+    best: Ints = np.argmax(keys, axis=2)
+    return best
+
+
+@cache
+def card_tables(size: int) -> tuple[Ints, Ints, Bools, Bools]:
+    """By chosen suit and card: each card's power (7 the Karnöffel ... 1 the 5, 0 a plain card,
+    -1 the Devil not leading, `powers.POWER_LEVEL`), the same for a card that leads (a led Devil
+    is 6), whether it is a partial trump, and by (chosen suit, card, partial trump) whether the
+    card stops it (a plain King, Queen or Jack of any suit, `cards.STOPPERS`)."""
+    cards = cards_of(size)
+    suit, rank = np.array(cards.suit), np.array(cards.rank)
+    chosen = np.arange(4)[:, None]
+    power = (suit == chosen) & np.isin(rank, list(POWER_RANKS))
+    level = np.where(power, np.vectorize(lambda r: POWER_LEVEL.get(int(r), CANNOT_WIN))(rank), 0)
+    first = np.where(power & (rank == DEVIL), LED_DEVIL_LEVEL, level)
+    partial = (suit == chosen) & np.isin(rank, PARTIAL)
+    stopper = np.array([[int(r) in STOPPERS.get(int(p), ()) for p in rank] for r in rank])
+    stops = (level == 0)[:, :, None] & stopper[None, :, :]
+    return level, first, partial, stops
+
+
+def card_by_card(options: KarnoffelOptions, tricks: Ints, chosen: Ints) -> Ints:
+    """karnoffel.trick.winner with `partial_trumps = any_suit_exceptions` (`powers._card_by_card`):
+    each card judged against the card winning so far, a plain King, Queen or Jack of any suit
+    stopping the partial trump it is an exception to."""
+    cards = cards_of(options.deck)
+    suit, rank = np.array(cards.suit), np.array(cards.rank)
+    level, first, partial, stops = card_tables(len(cards.deck))
+    c = chosen[:, None]
+    led = suit[tricks[:, :, 0]]
+    best = np.zeros(tricks.shape[:2], dtype=np.int64)
+    for index in range(1, tricks.shape[2]):
+        card = tricks[:, :, index]
+        held = np.take_along_axis(tricks, best[:, :, None], axis=2)[:, :, 0]
+        kept = partial[c, card] & stops[c, held, card]
+        taken = ~kept & partial[c, held] & stops[c, card, held]
+        mine, theirs = level[c, card], np.where(best == 0, first[c, held], level[c, held])
+        judged = ~kept & ~taken & (mine != theirs)
+        plain = ~kept & ~taken & ~judged & (mine == 0)
+        follows = (suit[card] == led) & ((suit[held] != led) | (rank[card] > rank[held]))
+        wins = taken | (judged & (mine > theirs)) | (plain & follows)
+        best = np.where(wins, index, best)
+    return best
+
+
+def play(
+    options: KarnoffelOptions, owner: Ints, tricks: Ints, played: Ints, forehand: Ints, chosen: Ints
+) -> tuple[Bools, Ints]:
+    """karnoffel.play.*, karnoffel.trick.*: the forehand leads, the winner of a trick leads the
+    next, every card held and played once, the Devil never opening the play, and the deal ending
+    exactly with the last trick written (a side's third, or the fifth with `play_out`). Returns
+    the verdicts and the side that won the deal."""
+    k, most, n = tricks.shape
+    rows = np.arange(k)
+    safe = np.maximum(tricks, 0)
+    seats, won = seats_of(winners(options, safe, chosen), forehand, n)
+    inside = np.arange(most)[None, :] < played[:, None]
+    ok = held_once(owner, safe, seats, np.broadcast_to(inside[:, :, None], tricks.shape))
+    ok &= ~devil_leads(options, tricks, chosen)
+    wins = np.cumsum((won[:, :, None] % 2 == np.arange(2)) & inside[:, :, None], axis=1)
+    third = np.any(wins == TRICKS_TO_WIN, axis=2)
+    ends = np.argmax(third, axis=1)
+    side = np.argmax(wins[rows, ends] == TRICKS_TO_WIN, axis=1)
+    last = TRICKS if options.play_out else ends + 1
+    ok &= np.any(third, axis=1) & (played == last)  # karnoffel.trick.early-end, .count
+    return ok, side

@@ -60,8 +60,8 @@ from tests.test_properties import PROPERTY, option_values, play
 from tests.test_quick import _found, full_replays, mutate
 
 CHARLEMAGNE = RULESETS["charlemagne"]
-MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "40")))
-RULES = settings(PROPERTY, max_examples=200)
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "6")))
+RULES = settings(PROPERTY, max_examples=100)
 VARIANTS = ("standard", "maine")
 games = st.tuples(
     st.just(CHARLEMAGNE), st.just(PLAYERS), option_values(CharlemagneOptions), st.integers(0, 2**31)
@@ -96,7 +96,7 @@ def provable(record: dict[str, Any]) -> bool:
     )
 
 
-@PROPERTY
+@MANY
 @given(st.lists(games, min_size=1, max_size=4))
 def test_generated_archives_are_proven_column_by_column(played: list[Any]) -> None:
     """Every generated record (random play: every contract, knocks, lone defenders) that the

@@ -268,7 +268,8 @@ def _calls(read: Read, keys: Ints, rules: Rules) -> Calls:
     exchange = at[:, PLAYERS:]
     row_codes = np.where(present, read.row_code[exchange], -1)
     shaped &= np.all(~present | (row_codes >= 0), axis=1)
-    cards = np.where(present, read.card[exchange], NONE)
+    card = read.card[exchange]
+    cards = np.where(present, np.where(card < rules.cards, card, -1), NONE)  # X1, X2: no Maine card
     suits = np.where(present, read.suit[exchange], -1)
     return Calls(bids, row_codes, cards, suits, end, knocks, shaped)
 

@@ -505,3 +505,37 @@ def test_the_hands_are_every_card_once() -> None:
     twice[0, 1, 0] = 0
     assert not _dealt(twice, 34)[1][0]
     assert not _dealt(hands + 2, 32)[1][0]  # X1 and X2 are no cards of the Maine deck
+
+
+def _lone(record: dict[str, Any]) -> tuple[int, Any] | None:
+    """The first deal of a record played by one lone hand, with its replayed state."""
+    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
+    for index, replay in enumerate(report.replays):
+        state = replay.state if replay is not None else None
+        if state is not None and state.bidder is not None and state.out.bit_count() == 1 and state.tricks:
+            return index, state
+    return None
+
+
+@given(st.sampled_from(VARIANTS), st.booleans())
+@settings(PROPERTY, max_examples=4)
+def test_a_knock_by_a_lone_hand_is_not_proven(variant: str, lone: bool) -> None:
+    """charlemagne.play.knock: in a deal played by a lone hand, a knock by the lone bidder (his
+    partner is out) is CHARLEMAGNE-KNOCK-SEAT, and the columns do not prove it; a knock by a
+    defender, whose partner plays, is clean and proven."""
+    found = None
+    for seed in range(200):
+        record = play((CHARLEMAGNE, PLAYERS, {"variant": variant}, seed), deals=4)
+        found = _lone(record)
+        if found is not None and provable(record):
+            break
+    assert found is not None
+    index, state = found
+    seats = state.tricks[0].seats
+    knocker = state.bidder if lone else next(s for s in seats if (s + 2) % PLAYERS in seats)
+    deal = record["deals"][index]
+    deal["knocks"] = [{"seat": knocker, "trick": 1, "after": seats.index(knocker) + 1}]
+    with tempfile.TemporaryDirectory() as folder:
+        columnar, full, proven = both_ways(archive_of([record], folder))
+    assert columnar == full and proven == [not lone]
+    assert [d.code for d in full[0][1]] == (["CHARLEMAGNE-KNOCK-SEAT"] if lone else [])

@@ -153,7 +153,9 @@ def prove_columns(rows: ColumnRows) -> Bools:
         of = of_options[game_row]
         chosen = in_order[of]
         if chosen.size:
-            deal_ok[chosen] = _prove_deals(rules, read, keys[chosen], deals.take(chosen), game_row[of])
+            every = len(chosen) == deals.num_rows  # the common case: no need to copy the rows
+            of_rules = deals if every else deals.take(chosen)
+            deal_ok[chosen] = _prove_deals(rules, read, keys[chosen], of_rules, game_row[of])
     bad = np.bincount(game_row, weights=~deal_ok[covered], minlength=n_games)
     proven: Bools = game_ok & (bad == 0)
     return proven

@@ -61,7 +61,7 @@ from tests.test_quick import _found, full_replays, mutate
 
 CHARLEMAGNE = RULESETS["charlemagne"]
 MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "6")))
-RULES = settings(PROPERTY, max_examples=100)
+RULES = settings(PROPERTY, max_examples=50)
 VARIANTS = ("standard", "maine")
 games = st.tuples(
     st.just(CHARLEMAGNE), st.just(PLAYERS), option_values(CharlemagneOptions), st.integers(0, 2**31)
@@ -548,7 +548,7 @@ def _lone(record: dict[str, Any]) -> tuple[int, Any] | None:
 
 
 @given(st.sampled_from(VARIANTS), st.booleans())
-@settings(PROPERTY, max_examples=4)
+@settings(PROPERTY, max_examples=2)
 def test_a_knock_by_a_lone_hand_is_not_proven(variant: str, lone: bool) -> None:
     """charlemagne.play.knock: in a deal played by a lone hand, a knock by the lone bidder (his
     partner is out) is CHARLEMAGNE-KNOCK-SEAT, and the columns do not prove it; a knock by a

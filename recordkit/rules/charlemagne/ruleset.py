@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
@@ -39,6 +39,7 @@ from recordkit.rules.charlemagne import (
     scoring,
     sheet,
     transcript,
+    written,
 )
 from recordkit.rules.charlemagne.auction import dealer_forced
 from recordkit.rules.charlemagne.bids import LADDERS
@@ -46,6 +47,9 @@ from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAY
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.record import CharlemagneDeal, CharlemagneRecord, CharlemagneResult
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+
+if TYPE_CHECKING:
+    from recordkit.rules.columns import Bools, ColumnRows
 
 CLAIM_OFFER_TRICKS = 3
 """The generator offers a claim only when this many tricks or fewer remain (claims are checked fast)."""
@@ -447,6 +451,20 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
     def is_trump(self, state: CharlemagneState, card: int) -> bool:
         """Whether the card counted as a trump in this deal (jokers and le petit bar included)."""
         return state.ctx.is_trump(card)
+
+    def as_written(
+        self, table: Table, deal: dict[str, Any], state: CharlemagneState, calls: list[Action]
+    ) -> bool:
+        """The calls, exchanges, defence, knocks and tricks written as bare words and codes, the
+        kitty the cards the hands leave, no claim, one score and total a seat: the archive's rows
+        hold the whole deal (see `written.as_written`)."""
+        return written.as_written(table, deal, state, [(a.kind, self.describe(table, a)) for a in calls])
+
+    def prove_columns(self, rows: ColumnRows) -> Bools:
+        """Which archive records the columns prove clean (see `columnar.prove_columns`)."""
+        from recordkit.rules.charlemagne import columnar  # NumPy and pyarrow: only for archives
+
+        return columnar.prove_columns(rows)
 
     def describe(self, table: Table, action: Action) -> str:
         """An action's value in record notation."""

@@ -1,0 +1,459 @@
+"""Charlemagne's columnar check: a row group of an archive replayed with NumPy, all deals at once.
+
+The same rules as the record path (spec/rules/charlemagne.md), over arrays of deals: the deal
+(charlemagne.deck, .deal.sizes; the standard kitty is the two cards the hands leave, which
+`as_written` guarantees), the auction (charlemagne.auction.*, the forced dealer), the exchanges
+(charlemagne.exchange.*, .trump.*, the Maine defence), every card (`columnar_play`), the knocks
+(charlemagne.play.knock), the score (`scoring.scores_of` by table), the running totals, the
+dealer's rotation and the end of the game. It covers both variants and every option, deals
+`as_written`; a claim, an annulled or abandoned deal, a deal written otherwise or anything wrong
+is left unproven and goes to the record path, which explains what is wrong. The tests
+(tests/test_charlemagne_columnar.py) hold it to the record path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from recordkit.rules.charlemagne.cards import HAND_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
+from recordkit.rules.charlemagne.columnar_play import play_tricks
+from recordkit.rules.charlemagne.columnar_rules import (
+    ANSWER_PASS,
+    ANSWERS,
+    BID,
+    DEFENCE,
+    DEFENDER_CARD_AT,
+    DEFENDER_DISCARD_AT,
+    DEFENDER_FROM,
+    DISCARD_AT,
+    EXCHANGE_ROWS,
+    KINDS,
+    KITTY_TAKEN,
+    KNOCK,
+    KNOCK_WORDS,
+    PARTNER_AT,
+    STANDARD_CODES,
+    TRUMP_AT,
+    Rules,
+    exchange_key,
+    rules_of,
+)
+from recordkit.rules.columns import (
+    Bools,
+    ColumnRows,
+    Floats,
+    Ints,
+    codes,
+    floats,
+    ints,
+    is_sorted,
+    list_lengths,
+    row_ranges,
+)
+
+KITTY = PLAYERS
+"""Who was dealt a card of the kitty, in the arrays of who holds what."""
+NONE = -2
+"""A card an exchange does not have (-1 is a card code of no card)."""
+DEALT = PLAYERS * HAND_SIZE
+
+
+def _ints(table: pa.Table, column: str) -> Ints:
+    """A column as int64, nulls as -1 (`columns.ints`, without its null filling when there is no
+    null: pyarrow's `fill_null` costs a third of the check on a row group's columns)."""
+    values = table.column(column)
+    if values.null_count:
+        return ints(table, column)
+    return np.asarray(values.to_numpy(), dtype=np.int64)
+
+
+def _keys(table: pa.Table) -> Ints:
+    """(game_id, deal) as one sortable integer per row (`columns.deal_keys`)."""
+    return _ints(table, "game_id") << 32 | _ints(table, "deal")
+
+
+@dataclass(frozen=True)
+class Read:
+    """A row group's calls, plays and scores rows as arrays, decoded once for all its deals."""
+
+    calls: pa.Table
+    call_keys: Ints
+    row_code: Ints
+    """Each calls row's kind (`KINDS`), a defenders' answer as its own code, -1 for anything else."""
+    card: Ints
+    suit: Ints
+    knock: Ints
+    knocks_before: Ints
+    """How many knock rows come before each calls row (and, last, in all)."""
+    play_keys: Ints
+    trick: Ints
+    position: Ints
+    played: Ints
+    score_keys: Ints
+    seat: Ints
+    score: Floats
+    total: Floats
+
+    @classmethod
+    def of(cls, rows: ColumnRows) -> Read:
+        """The arrays of these rows."""
+        calls, plays, scores = rows.calls, rows.plays, rows.scores
+        kind = codes(calls.column("kind"), KINDS)
+        value = calls.column("value")
+        answer = codes(value, ANSWERS)
+        row_code = np.where(kind == DEFENCE, np.where(answer >= 0, ANSWER_PASS + answer, -1), kind)
+        return cls(
+            calls,
+            _keys(calls),
+            row_code,
+            codes(value, STANDARD_CODES),
+            codes(value, tuple(SUIT_LETTERS)),
+            codes(value, KNOCK_WORDS),
+            np.concatenate([[0], np.cumsum(kind == KNOCK)]),
+            _keys(plays),
+            _ints(plays, "trick"),
+            _ints(plays, "position"),
+            codes(plays.column("card"), STANDARD_CODES),
+            _keys(scores),
+            _ints(scores, "seat"),
+            floats(scores, "score"),
+            floats(scores, "total"),
+        )
+
+
+def prove_columns(rows: ColumnRows) -> Bools:
+    """Which games (by games row) are proven clean: header, every deal, rotation, totals, end."""
+    games, deals = rows.games, rows.deals
+    n_games = games.num_rows
+    game_ids = _ints(games, "game_id")
+    texts = games.column("options").to_pylist()
+    game_ok = rows.header_ok & (_ints(games, "n_players") == PLAYERS)
+    keys = _keys(deals)
+    read = Read.of(rows)
+    if not all(is_sorted(k) for k in (game_ids, keys, read.call_keys, read.play_keys, read.score_keys)):
+        return np.zeros(n_games, dtype=bool)
+    first, count = row_ranges(keys >> 32, game_ids)
+    game_ok &= count == _ints(games, "n_deals")
+    game_row = np.repeat(np.arange(n_games), count)
+    covered = np.zeros(deals.num_rows, dtype=bool)
+    covered[first.repeat(count) + _ranks(count)] = True
+    in_order = np.flatnonzero(covered)
+    deal_ok = np.zeros(deals.num_rows, dtype=bool)
+    options = np.array(texts, dtype=object)
+    for text in set(texts):
+        rules = rules_of(text) if type(text) is str else None
+        of_options = options == text
+        if rules is None:
+            game_ok &= ~of_options
+            continue
+        of = of_options[game_row]
+        chosen = in_order[of]
+        if chosen.size:
+            every = len(chosen) == deals.num_rows  # the common case: no need to copy the rows
+            of_rules = deals if every else deals.take(chosen)
+            deal_ok[chosen] = _prove_deals(rules, read, keys[chosen], of_rules, game_row[of])
+    bad = np.bincount(game_row, weights=~deal_ok[covered], minlength=n_games)
+    proven: Bools = game_ok & (bad == 0)
+    return proven
+
+
+def _ranks(count: Ints) -> Ints:
+    """0, 1, ... within each run of `count` rows, for all runs one after the other."""
+    starts = np.repeat(np.cumsum(count) - count, count)
+    return np.arange(int(count.sum())) - starts
+
+
+@dataclass(frozen=True)
+class Calls:
+    """Each deal's calls rows: the four bids, the exchange rows' codes, cards and suits (k,
+    EXCHANGE_ROWS; -1 past the last), where its knock rows start and how many there are, and
+    whether the rows have that shape (four bids, at most EXCHANGE_ROWS others, then knocks)."""
+
+    bids: Ints
+    rows: Ints
+    cards: Ints
+    suits: Ints
+    knocks_at: Ints
+    knocks: Ints
+    shaped: Bools
+
+
+def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of: Ints) -> Bools:
+    """Each deal's verdict, for deals of games with these rules (`game_of`: each deal's games row)."""
+    k = deals.num_rows
+    dealer = _ints(deals, "dealer")
+    played = codes(deals.column("status"), ("played",)) == 0
+    written = np.asarray(pc.fill_null(deals.column("as_written"), False).to_numpy(zero_copy_only=False))
+    ok = played & written & (dealer >= 0) & (dealer < PLAYERS)
+    dealt, dealt_ok = _dealt(_hands(deals.column("hands")), rules.cards)
+    ok &= dealt_ok  # charlemagne.deck, charlemagne.deal.sizes
+    calls = _calls(read, keys, rules)
+    contract, bidder, auction_ok = _auction(calls.bids, dealer, rules)
+    ok &= calls.shaped & auction_ok
+    owner, out, trump, exchange_ok = _exchange(rules, calls, contract, bidder, dealt)
+    ok &= exchange_ok
+    passed = bidder < 0  # charlemagne.auction.all-pass: nothing more, and no score
+    ok &= ~passed | (calls.knocks == 0)
+    first, count = row_ranges(read.play_keys, keys)
+    ok &= ~passed | (count == 0)
+    in_play = PLAYERS - out.sum(axis=1)
+    scores = np.zeros((k, PLAYERS), dtype=np.int64)
+    for n in (PLAYERS, PLAYERS - 1, PLAYERS - 2):
+        chosen = np.flatnonzero(ok & ~passed & (in_play == n))
+        if chosen.size:
+            legal, scored = _play_and_score(
+                rules, read, calls, chosen, (first, count), n, (owner, out, trump), (contract, bidder)
+            )
+            ok[chosen] &= legal
+            scores[chosen] = scored
+    written_ok, totals = _written_scores(read, keys, scores)
+    verdicts: Bools = (
+        ok & written_ok & _rotation_totals_and_end(game_of, dealer, scores, totals, rules.target)
+    )
+    return verdicts
+
+
+def _hands(column: pa.ChunkedArray) -> Ints:
+    """Card ids (k, 4, 8) of the hands column in the standard deck; -1 throughout a row whose
+    hands are missing, not four, or not eight cards each."""
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    k = len(lists)
+    counts, inner = list_lengths(lists), lists.flatten()
+    lengths = list_lengths(inner)
+    ids = codes(inner.flatten(), STANDARD_CODES)
+    row_of_group = np.repeat(np.arange(k), counts)
+    row_ok = counts == PLAYERS
+    row_ok[row_of_group[lengths != HAND_SIZE]] = False
+    out = np.full((k, PLAYERS, HAND_SIZE), -1, dtype=np.int64)
+    if row_ok.any():
+        out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, PLAYERS, HAND_SIZE)
+    return out
+
+
+def _dealt(hands: Ints, cards: int) -> tuple[Ints, Bools]:
+    """Who was dealt each card (deal, card): a seat, or KITTY for the cards no hand holds; and
+    whether the hands are 32 different cards of the variant's deck (charlemagne.deck)."""
+    k = len(hands)
+    flat = hands.reshape(k, DEALT)
+    ok = np.all((flat >= 0) & (flat < cards), axis=1)
+    dealt = np.full((k, cards), KITTY, dtype=np.int64)
+    dealt[np.arange(k)[:, None], np.where(ok[:, None], flat, 0)] = np.repeat(np.arange(PLAYERS), HAND_SIZE)
+    ok &= (dealt != KITTY).sum(axis=1) == DEALT
+    return dealt, ok
+
+
+def _calls(read: Read, keys: Ints, rules: Rules) -> Calls:
+    """Each deal's calls rows, in the shape `Calls` says."""
+    first, count = row_ranges(read.call_keys, keys)
+    total = len(read.row_code)
+    width = PLAYERS + EXCHANGE_ROWS
+    at = np.minimum(first[:, None] + np.arange(width), max(total - 1, 0))
+    knocks = read.knocks_before[first + count] - read.knocks_before[first]
+    others = count - PLAYERS - knocks
+    end = np.clip(first + PLAYERS + others, 0, total)
+    shaped = (
+        (others >= 0) & (others <= EXCHANGE_ROWS) & (read.knocks_before[end] == read.knocks_before[first])
+    )
+    if total == 0:
+        none = np.full((len(keys), EXCHANGE_ROWS), -1, dtype=np.int64)
+        return Calls(
+            np.full((len(keys), PLAYERS), -1), none, none, none, end, knocks, np.zeros(len(keys), bool)
+        )
+    bid = codes(read.calls.column("value"), rules.bids)
+    bids = np.where(read.row_code[at[:, :PLAYERS]] == BID, bid[at[:, :PLAYERS]], -1)
+    bids[count < PLAYERS] = -1
+    present = np.arange(EXCHANGE_ROWS) < others[:, None]
+    exchange = at[:, PLAYERS:]
+    row_codes = np.where(present, read.row_code[exchange], -1)
+    shaped &= np.all(~present | (row_codes >= 0), axis=1)
+    card = read.card[exchange]
+    cards = np.where(present, np.where(card < rules.cards, card, -1), NONE)  # X1, X2: no Maine card
+    suits = np.where(present, read.suit[exchange], -1)
+    return Calls(bids, row_codes, cards, suits, end, knocks, shaped)
+
+
+def _auction(bids: Ints, dealer: Ints, rules: Rules) -> tuple[Ints, Ints, Bools]:
+    """charlemagne.auction.higher, .dealer-forced: each call a pass or above every bid before it,
+    and a forced dealer bidding at least Five when nobody did before him. The contract (a ladder
+    index, 0 when all passed) and the bidder's seat (-1: none); calls go round from the dealer's
+    left (charlemagne.auction.order), once each (charlemagne.auction.once)."""
+    k = len(bids)
+    level = rules.level[np.maximum(bids, 0)]
+    highest = np.maximum.accumulate(level, axis=1)
+    before = np.concatenate([np.zeros((k, 1), dtype=np.int64), highest[:, :-1]], axis=1)
+    ok = np.all(bids >= 0, axis=1) & np.all((level == 0) | (level > before), axis=1)
+    if rules.forced:
+        ok &= (before[:, -1] >= rules.forced) | (level[:, -1] >= rules.forced)
+    position = np.argmax(level, axis=1)
+    bid = highest[:, -1] > 0
+    contract = np.where(bid, bids[np.arange(k), position], 0)
+    bidder = np.where(bid, (dealer + 1 + position) % PLAYERS, -1)
+    return contract, bidder, ok
+
+
+def _exchange(
+    rules: Rules, calls: Calls, contract: Ints, bidder: Ints, dealt: Ints
+) -> tuple[Ints, Bools, Ints, Bools]:
+    """The exchanges (charlemagne.exchange.*, charlemagne.defence.*): the calls rows one of the
+    contract's (`columnar_rules.exchanges`), each card passed held by its giver, each discard by
+    the discarder (kitty and cards received included). Returns who holds each card when the play
+    starts (-1: none: discarded, in the unused kitty, or in a hand out of the play), the seats out
+    of the play, the trump (NO_TRUMP: none) and the verdicts."""
+    k = len(contract)
+    rows = np.arange(k)
+    key = exchange_key(contract, calls.rows)
+    at = np.minimum(np.searchsorted(rules.exchange_keys, key), len(rules.exchange_keys) - 1)
+    ok = rules.exchange_keys[at] == key
+    way = rules.exchange_table[at]
+    seat = np.maximum(bidder, 0)
+    partner = (seat + 2) % PLAYERS
+    owner = np.where(dealt == KITTY, np.where(way[:, KITTY_TAKEN] == 1, seat, -1)[:, None], dealt)
+    ok &= _pass(owner, _card(calls, way[:, PARTNER_AT]), partner, seat)
+    for slot in DISCARD_AT:
+        ok &= _pass(owner, _card(calls, way[:, slot]), seat, np.full(k, -1))
+    defender = (seat + way[:, DEFENDER_FROM]) % PLAYERS
+    ok &= _pass(owner, _card(calls, way[:, DEFENDER_CARD_AT]), (defender + 2) % PLAYERS, defender)
+    ok &= _pass(owner, _card(calls, way[:, DEFENDER_DISCARD_AT]), defender, np.full(k, -1))
+    out = np.zeros((k, PLAYERS), dtype=bool)
+    out[rows, partner] = rules.alone[contract] & (bidder >= 0)
+    out[rows, (defender + 2) % PLAYERS] |= way[:, DEFENDER_FROM] > 0
+    owner = np.where((owner >= 0) & out[rows[:, None], np.maximum(owner, 0)], -1, owner)
+    named = way[:, TRUMP_AT]
+    trump = np.where(named >= 0, calls.suits[rows, np.maximum(named, 0)], rules.bid_suit[contract])
+    ok &= trump >= 0
+    return owner, out, trump, ok
+
+
+def _card(calls: Calls, at: Ints) -> Ints:
+    """The card of each deal's exchange row `at` (NONE where the exchange has no such row)."""
+    found: Ints = np.where(at >= 0, calls.cards[np.arange(len(at)), np.maximum(at, 0)], NONE)
+    return found
+
+
+def _pass(owner: Ints, card: Ints, giver: Ints, receiver: Ints) -> Bools:
+    """charlemagne.exchange.held: a card passed on (to a seat, or put away as -1) must be held by
+    its giver; `owner` is updated. Deals with no such card (NONE) pass."""
+    rows = np.arange(len(card))
+    given = card != NONE
+    held = (card >= 0) & (owner[rows, np.maximum(card, 0)] == giver)
+    moving = given & held
+    owner[rows[moving], card[moving]] = receiver[moving]
+    passed: Bools = ~given | held
+    return passed
+
+
+def _play_and_score(
+    rules: Rules,
+    read: Read,
+    calls: Calls,
+    chosen: Ints,
+    plays: tuple[Ints, Ints],
+    n: int,
+    dealt: tuple[Ints, Bools, Ints],
+    auction: tuple[Ints, Ints],
+) -> tuple[Bools, Ints]:
+    """Play the chosen deals, `n` players in the play (`columnar_play`), check their knocks, and
+    score them from the ruleset's table of `scoring.scores_of` (charlemagne.score.*). `plays`
+    is each deal's first plays row and count, `dealt` who holds each card as the play starts, who
+    is out and the trump, `auction` the contract and the bidder."""
+    first, count = plays
+    owner, out, trump = dealt[0][chosen], dealt[1][chosen], dealt[2][chosen]
+    contract, bidder = (values[chosen] for values in auction)
+    cards, ok = _plays(read, first[chosen], count[chosen], n, rules.cards)
+    seats_in_play = np.argsort(out, axis=1, kind="stable")[:, :n]
+    held = (owner[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
+    ok &= np.all(held == np.where(out, 0, HAND_SIZE), axis=1)  # eight cards each in the play
+    legal, seats, winners = play_tricks(
+        owner,
+        np.maximum(cards, 0),
+        _first_leader(rules, contract, bidder, out),
+        seats_in_play,
+        rules.suit[trump],
+        rules.power[trump],
+        rules.jokers_apart[trump],
+        trump,
+    )
+    ok &= legal & _knocks_ok(read, calls, chosen, seats, out)
+    won = (winners % 2 == (bidder % 2)[:, None]).sum(axis=1)  # charlemagne.score: the bidding side's tricks
+    return ok, rules.scores[contract, bidder, won]
+
+
+def _first_leader(rules: Rules, contract: Ints, bidder: Ints, out: Bools) -> Ints:
+    """charlemagne.play.lead: the bidder, or after Five to Eight the next player in the play on his left."""
+    after = (bidder[:, None] + np.arange(1, PLAYERS)) % PLAYERS
+    rows = np.arange(len(bidder))
+    left = after[rows, np.argmax(~out[rows[:, None], after], axis=1)]
+    leader: Ints = np.where(rules.leads[contract], bidder, left)
+    return leader
+
+
+def _plays(read: Read, first: Ints, count: Ints, n: int, cards: int) -> tuple[Ints, Bools]:
+    """Each deal's cards (k, tricks, n) in the order played, and whether its plays rows are every
+    trick whole, in order, with cards of the variant's deck (charlemagne.trick.size, .count)."""
+    size = TRICKS * n
+    played = np.full((len(first), TRICKS, n), -1, dtype=np.int64)
+    ok = count == size
+    whole = np.flatnonzero(ok)
+    if whole.size:
+        at = first[whole, None] + np.arange(size)
+        ids = read.played[at]
+        in_order = np.all(read.trick[at] == np.repeat(np.arange(1, TRICKS + 1), n), axis=1)
+        in_order &= np.all(read.position[at] == np.tile(np.arange(1, n + 1), TRICKS), axis=1)
+        in_order &= np.all((ids >= 0) & (ids < cards), axis=1)
+        ok[whole] = in_order
+        played[whole] = ids.reshape(-1, TRICKS, n)
+    return played, ok
+
+
+def _knocks_ok(read: Read, calls: Calls, chosen: Ints, seats: Ints, out: Bools) -> Bools:
+    """charlemagne.play.knock: each knock at a place of the play, after a card (its seat is that
+    card's player, as `as_written` guarantees), by a player whose partner is in the play too."""
+    many = calls.knocks[chosen]
+    m, n = len(chosen), seats.shape[2]
+    if not many.any():
+        return np.ones(m, dtype=bool)
+    deal_of = np.repeat(np.arange(m), many)
+    code = read.knock[np.repeat(calls.knocks_at[chosen], many) + _ranks(many)]
+    trick, after = code // 5, code % 5
+    good = (code >= 0) & (after >= 1) & (after <= n)
+    knocker = seats[deal_of, np.where(good, trick, 0), np.where(good, after - 1, 0)]
+    good &= ~out[deal_of, (knocker + 2) % PLAYERS]
+    ok = np.ones(m, dtype=bool)
+    ok[deal_of[~good]] = False
+    return ok
+
+
+def _written_scores(read: Read, keys: Ints, computed: Ints) -> tuple[Bools, Floats]:
+    """Whether each deal's written scores are the computed ones (no result only when every score
+    is 0: charlemagne.score), and its running totals (k, 4) as the scores rows give them."""
+    k = len(keys)
+    if len(read.seat) == 0:
+        return np.zeros(k, dtype=bool), np.full((k, PLAYERS), np.nan)
+    first, count = row_ranges(read.score_keys, keys)
+    at = np.minimum(first[:, None] + np.arange(PLAYERS), len(read.seat) - 1)
+    ok = (count == PLAYERS) & np.all(read.seat[at] == np.arange(PLAYERS), axis=1)
+    written = read.score[at]
+    unwritten = np.all(np.isnan(written), axis=1)
+    ok &= np.where(unwritten, np.all(computed == 0, axis=1), np.all(written == computed, axis=1))
+    return ok, read.total[at]
+
+
+def _rotation_totals_and_end(game_of: Ints, dealer: Ints, scores: Ints, totals: Floats, target: int) -> Bools:
+    """Each deal dealt by the seat on the previous dealer's left (charlemagne.deal.rotation), the
+    running totals the sums of the scores so far (charlemagne.score.totals), and no deal after
+    one that brought a side to the target (charlemagne.score.game)."""
+    k = len(game_of)
+    follows = np.zeros(k, dtype=bool)
+    follows[1:] = game_of[1:] == game_of[:-1]
+    ok = ~follows | (dealer == (np.roll(dealer, 1) + 1) % PLAYERS)
+    running = np.cumsum(scores, axis=0)
+    start = np.searchsorted(game_of, game_of, "left")
+    running -= np.where((start > 0)[:, None], running[np.maximum(start - 1, 0)], 0)
+    ok &= np.all(totals == running, axis=1)
+    ended = np.max(totals, axis=1) >= target
+    verdicts: Bools = ok & ~(follows & np.roll(ended, 1))
+    return verdicts

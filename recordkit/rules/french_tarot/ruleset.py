@@ -626,12 +626,13 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         return columnar.prove_columns(rows)
 
     def as_written(self, table: Table, deal: dict[str, Any], state: TarotState, calls: list[Action]) -> bool:
-        """The auction, discard and tricks written as bare words and codes (no seats, leaders,
-        winners or card points; a call or announcements are rows the written list lacks) and one
+        """The auction, call, discard and tricks written as bare words and codes (no seats, leaders,
+        winners or card points; announcements are rows the written list lacks) and one
         score and total a seat, so that the calls, plays and scores rows hold them all, in order."""
         tricks, auction = deal.get("tricks", []), deal.get("auction", [])
         result, discard = deal.get("result"), deal.get("discard")
-        if discard is not None and type(discard) is not str:
+        call = deal.get("call")
+        if (discard is not None and type(discard) is not str) or (call is not None and type(call) is not str):
             return False
         if any(type(t) is not str for t in tricks) or any(type(a) is not str for a in auction):
             return False
@@ -641,9 +642,8 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             return False
         if len(deal.get("totals") or [0] * table.players) != table.players:
             return False  # the scores rows hold one score and one total a seat
-        written = [("bid", word) for word in auction] + [
-            ("discard", code) for code in (discard or "").split()
-        ]
+        written = [("bid", word) for word in auction] + [("call", call)] * (call is not None)
+        written += [("discard", code) for code in (discard or "").split()]
         if [(a.kind, self.describe(table, a)) for a in calls] != written:
             return False
         return [t.split() for t in tricks] == [[DECK.codes[c] for c in trick.cards] for trick in state.tricks]

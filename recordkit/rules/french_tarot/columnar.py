@@ -32,6 +32,7 @@ from recordkit.rules.columns import (
     ints,
     is_sorted,
     list_lengths,
+    narrow_ints,
     options_of,
     record_deals,
     rotation_ok,
@@ -348,7 +349,7 @@ def _plays(plays: pa.Table, play_keys: Ints, keys: Ints, n: int, size: int) -> t
     cards = np.full((len(keys), size, n), -1, dtype=np.int64)
     exact = np.zeros(len(keys), dtype=bool)
     if whole.size:
-        trick, position = ints(plays, "trick"), ints(plays, "position")
+        trick, position = narrow_ints(plays, "trick"), narrow_ints(plays, "position")
         ids = codes(plays.column("card"), DECK.codes)
         if whole.size * per_deal != plays.num_rows or np.any(
             first[whole] != np.arange(whole.size) * per_deal
@@ -356,8 +357,10 @@ def _plays(plays: pa.Table, play_keys: Ints, keys: Ints, n: int, size: int) -> t
             at = (first[whole, None] + np.arange(per_deal)).ravel()  # else every row, in order
             trick, position, ids = trick[at], position[at], ids[at]
         ids = ids.reshape(-1, per_deal)
-        in_order = np.all(trick.reshape(-1, per_deal) == np.repeat(np.arange(1, size + 1), n), axis=1)
-        in_order &= np.all(position.reshape(-1, per_deal) == np.tile(np.arange(1, n + 1), size), axis=1)
+        tricks_in_order = np.repeat(np.arange(1, size + 1), n).astype(trick.dtype)
+        positions_in_order = np.tile(np.arange(1, n + 1), size).astype(position.dtype)
+        in_order = np.all(trick.reshape(-1, per_deal) == tricks_in_order, axis=1)
+        in_order &= np.all(position.reshape(-1, per_deal) == positions_in_order, axis=1)
         exact[whole] = in_order & np.all(ids >= 0, axis=1)
         cards[whole] = ids.reshape(-1, size, n)
     return cards, exact, count == 0

@@ -33,7 +33,7 @@ from recordkit.games import RULESETS
 from recordkit.rules.base import Ruleset
 from recordkit.rules.columns import COLUMNS, ColumnRows
 from recordkit.rules.french_tarot.cards import DECK, EXCUSE
-from recordkit.rules.french_tarot.columnar import Contract, Variant, _scores, prove_columns
+from recordkit.rules.french_tarot.columnar import Contract, Poignees, Variant, _scores, prove_columns
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, findings, validate_record
@@ -82,9 +82,10 @@ def both_ways(archive: Path) -> tuple[list[Any], list[Any], list[bool]]:
 
 
 def left_to_the_record_path(record: dict[str, Any]) -> bool:
-    """Whether a clean French Tarot record has a deal the columns leave to the record path:
-    announcements, a goulash, the attack taking every trick, or the Excuse taking the last trick."""
-    if any(deal.get("announcements") for deal in record["deals"]):
+    """Whether a clean French Tarot record has a deal the columns leave to the record path: a slam
+    or misère announced, a goulash, the attack taking every trick, or the Excuse taking the last trick."""
+    announced = [a for deal in record["deals"] for a in deal.get("announcements", [])]
+    if any(a["type"] != "poignee" for a in announced):
         return True
     report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
     for replay in report.replays:
@@ -675,7 +676,8 @@ def test_the_defence_slam_costs_the_attack(tmp_path: Path) -> None:
     dog = np.zeros((k, 78), dtype=bool)
     dog[0, order[72:]] = True
     dealt = np.where(dog, n, 0)
-    deal = Contract(dealt, np.arange(6)[None, :], cards, *(np.array([v]) for v in (3, 0, -1, 2, -1)))
+    none = Poignees(np.full((1, n), -1), np.full((1, n), -1), np.zeros((1, n, 78), bool), np.array([True]))
+    deal = Contract(dealt, np.arange(6)[None, :], cards, *(np.array([v]) for v in (3, 0, -1, 2, -1)), none)
     variant = Variant(*(np.array([v]) for v in (False, False, True, False, 0, 200)))
     scores = _scores(deal, seats, winners, variant)
     assert scores.tolist() == [[-3 * 356, 356, 356, 356]]

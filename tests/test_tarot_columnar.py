@@ -3,7 +3,7 @@
 Each rule the NumPy form (`recordkit.rules.french_tarot.columnar`) restates is checked here
 against the function of the ruleset that states it, over generated deals at every table size with
 any options: the winner of each trick (`play.winning_index`), the score (`scoring.deal_scores`:
-the count, the Excuse, petit au bout, the defence's slam, the split with a partner), the
+the count, the Excuse, petit au bout, poignées, the defence's slam, the split with a partner), the
 five-player first lead (`play.first_lead`), the discard (`contract.take_discard`, through the
 record path). The whole check is held to the record path in tests/test_columnar.py.
 """
@@ -24,7 +24,9 @@ from recordkit.rules.base import PlayedTrick
 from recordkit.rules.french_tarot.cards import DECK, DOG_SIZES, EXCUSE, SUITS
 from recordkit.rules.french_tarot.columnar import (
     CHOICES,
+    POIGNEE_LEVELS,
     Contract,
+    Poignees,
     Variant,
     _discard_ok,
     _first_lead_banned,
@@ -70,8 +72,23 @@ def contract_of(state: TarotState) -> Contract:
     one = [state.dealer, state.taker, -1 if state.partner is None else state.partner, state.contract]
     called = -1 if state.called is None else state.called
     return Contract(
-        dealt[None, :], np.array([discard]), np.array([cards]), *(np.array([v]) for v in [*one, called])
+        dealt[None, :],
+        np.array([discard]),
+        np.array([cards]),
+        *(np.array([v]) for v in [*one, called]),
+        poignees_of(state),
     )
+
+
+def poignees_of(state: TarotState) -> Poignees:
+    """A deal's poignées as the columns read them."""
+    n = state.players
+    levels, seats = np.full((1, n), -1), np.full((1, n), -1)
+    shown = np.zeros((1, n, len(DECK.codes)), dtype=bool)
+    for slot, (seat, poignee) in enumerate(state.poignees.items()):
+        levels[0, slot], seats[0, slot] = POIGNEE_LEVELS.index(poignee.level), seat
+        shown[0, slot, ids(poignee.shown)] = True
+    return Poignees(levels, seats, shown, np.array([True]))
 
 
 def variant_of(state: TarotState) -> Variant:
@@ -130,12 +147,12 @@ def test_the_trick_winners_are_the_rulesets(game: Any, data: st.DataObject) -> N
 @given(tarot_games)
 def test_the_scores_are_the_rulesets(game: Any) -> None:
     """tarot.score.* (count, target, the Excuse exchange and the last trick, petit au bout, the
-    defence's slam, the split with or without a partner, each option): the columns' score of
+    poignées, the defence's slam, the split with or without a partner, each option): the columns' score of
     every generated contract they cover is `scoring.deal_scores`'s."""
-    for deal, state in played_contracts(game):
+    for _deal, state in played_contracts(game):
         attack = state.attack()
-        if deal.get("announcements") or all(t.winner in attack for t in state.tricks):
-            continue  # announcements and the attack's slam are the record path's
+        if state.slam or state.miseres or all(t.winner in attack for t in state.tricks):
+            continue  # a slam or misère announced, and the attack's slam, are the record path's
         if excuse_wins(state, len(state.tricks) - 1, state.tricks[-1]):
             continue
         contract = contract_of(state)
@@ -178,7 +195,7 @@ def test_the_first_lead_is_the_rulesets(game: Any, data: st.DataObject) -> None:
             expected |= first_lead(start, trick, int(cards[0, 0, 1]), second) is not None
         variant = CHOICES["called_suit_first_lead_ban"].index(ban)
         deal = Contract(*(getattr(contract, f) for f in ("dealt", "discard")), cards,
-                        *(getattr(contract, f) for f in ("dealer", "taker", "partner", "contract", "called")))  # fmt: skip
+                        *(getattr(contract, f) for f in ("dealer", "taker", "partner", "contract", "called", "poignees")))  # fmt: skip
         assert _first_lead_banned(deal, held, np.array([variant])).tolist() == [expected]
 
 

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 COLUMNS: dict[str, list[str]] = {
     "games": ["game_id", "game", "n_players", "options", "n_deals", "record"],
     "deals": ["game_id", "deal", "dealer", "status", "hands", "dog", "as_written"],
-    "calls": ["game_id", "deal", "kind", "value"],
+    "calls": ["game_id", "deal", "kind", "seat", "value"],
     "plays": ["game_id", "deal", "trick", "position", "card"],
     "scores": ["game_id", "deal", "seat", "score", "total"],
 }
@@ -92,6 +92,19 @@ def codes(values: pa.ChunkedArray | pa.Array, words: list[str] | tuple[str, ...]
             indices = pc.fill_null(indices, len(chunk.dictionary))
         found.append(mapped[indices.to_numpy(zero_copy_only=False)])
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def distinct(values: pa.ChunkedArray | pa.Array) -> tuple[Ints, list[Any]]:
+    """The distinct values of a column and each row's index among them (-1 for a null), so that
+    a check parses each distinct string once (the calls' values, say)."""
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    words: list[Any] = []
+    found: list[Ints] = [np.zeros(0, dtype=np.int64)]
+    for chunk in chunks:
+        encoded = chunk if isinstance(chunk, pa.DictionaryArray) else pc.dictionary_encode(chunk)
+        found.append(_filled(encoded.indices) + np.where(_filled(encoded.indices) >= 0, len(words), 0))
+        words += encoded.dictionary.to_pylist()
+    return np.concatenate(found), words
 
 
 def list_lengths(lists: pa.Array) -> Ints:

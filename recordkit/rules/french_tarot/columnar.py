@@ -6,9 +6,9 @@ five-player call (tarot.call.*: the partner), the discard (tarot.discard.*), eve
 (tarot.play.*: follow suit, trump, overtrump, the Excuse, the five-player first lead), the winners,
 the count and the score (tarot.score.*), and the running totals and dealer rotation. It covers
 three, four and five players and every option of `TarotOptions`, deals written as bare words and
-codes (`as_written`, so without announcements); a goulash, a slam (the attack taking every trick,
-or the Excuse led to the last trick by a side that took all the others), and anything wrong are
-left unproven and go to the record path, which explains what is wrong. The tests hold it to the
+codes (`as_written`), with poignées; a goulash, a slam or misère announced, a slam (the attack
+taking every trick, or the Excuse led to the last trick by a side that took all the others), and
+anything wrong are left unproven and go to the record path, which explains what is wrong. The tests hold it to the
 record path on generated archives with injected faults.
 """
 
@@ -29,6 +29,7 @@ from recordkit.rules.columns import (
     by_record,
     codes,
     deal_keys,
+    distinct,
     ints,
     is_sorted,
     list_lengths,
@@ -56,7 +57,7 @@ from recordkit.rules.french_tarot.cards import (
 from recordkit.rules.french_tarot.contract import is_honour, needed_honours
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import BIDS, COEFFICIENTS
-from recordkit.rules.french_tarot.scoring import GARDE
+from recordkit.rules.french_tarot.scoring import GARDE, POIGNEE_BONUS, POIGNEE_LEVELS, POIGNEE_THRESHOLDS
 
 PLAYERS = (3, 4, 5)
 """Table sizes the columnar check covers."""
@@ -70,9 +71,12 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "called_suit_first_lead_ban": ("off", "lead_card", "suit_setting_card"),
 }
 """Each option's readings the columns know, by name (`defence_slam_bonus` is any number)."""
-KINDS = ("bid", "discard", "call")
-BID, DISCARD, CALL = range(len(KINDS))
+KINDS = ("bid", "discard", "call", "announce")
+BID, DISCARD, CALL, ANNOUNCE = range(len(KINDS))
 CARDS = len(DECK.codes)
+CARD_IDS = {code: card for card, code in enumerate(DECK.codes)}
+BONUS = np.array([POIGNEE_BONUS[level] for level in POIGNEE_LEVELS] + [0])
+"""Each poignée level's bonus (tarot.score.poignee), and 0 for none (level -1)."""
 SUIT_OF = np.array(SUITS, dtype=np.int64)
 HALF = np.array(HALF_POINTS, dtype=np.int64)
 IS_BOUT = np.array([bool(BOUTS >> c & 1) for c in range(CARDS)])
@@ -204,6 +208,8 @@ def _prove_deals(
     ok &= ~(played & (contract == 0) & variant.goulash)  # a goulash is the record path's
     needs_discard = takes & (contract <= GARDE)
     ok &= np.where(annulled, calls.count == 0, calls.shape_ok(takes, needs_discard) & auction_ok)
+    poignees = calls.poignees(n + (n == 5) * takes + dog_size * needs_discard)
+    ok &= poignees.readable
     partner = np.full(k, -1)
     if n == 5:  # tarot.call.*: an honour, the higher ones held; its holder the partner
         called = np.where(takes, calls.called, CARDS)
@@ -224,6 +230,7 @@ def _prove_deals(
                 dealt[playing], calls.discard[playing], cards[playing], dealer[playing],
                 taker[playing], partner[playing], contract[playing],
                 calls.called[playing] if n == 5 else np.full(playing.size, -1),
+                poignees.take(playing),
             ),
             variant.take(playing),
         )  # fmt: skip
@@ -258,20 +265,43 @@ def _cards_of(column: pa.ChunkedArray, groups: int | None, size: int) -> Ints:
 
 
 @dataclass(frozen=True)
+class Poignees:
+    """Each deal's poignées (k, n slots in the order shown): the level (an index of
+    `POIGNEE_LEVELS`, -1 for an empty slot), the seat, the cards shown (k, n, 78); and whether
+    every announcement of the deal is a poignée of known cards (`readable`: a slam or a misère
+    is the record path's)."""
+
+    levels: Ints
+    seats: Ints
+    shown: Bools
+    readable: Bools
+
+    def take(self, rows: Ints) -> Poignees:
+        """The poignées of these deals."""
+        return Poignees(self.levels[rows], self.seats[rows], self.shown[rows], self.readable[rows])
+
+
+@dataclass(frozen=True)
 class Calls:
     """Each deal's calls rows (k, the most a deal has): their kinds (an index of `KINDS`, -1 past
-    the deal's rows), how many, the bids (k, n), the called card and the discard (k, dog_size)."""
+    the deal's rows), how many, the bids (k, n), the called card and the discard (k, dog_size);
+    each row's value (an index of `levels` and `shown`, the value read as a poignée) and seat."""
 
     kinds: Ints
     count: Ints
     bids: Ints
     called: Ints
     discard: Ints
+    values: Ints
+    seats: Ints
+    levels: Ints
+    shown: Bools
     n: int
 
     def shape_ok(self, takes: Bools, needs_discard: Bools) -> Bools:
-        """Whether the rows are the n bids, then the call (five players, when someone takes) and
-        the discard (a petite or a garde), and nothing else."""
+        """Whether the rows are the n bids, then the call (five players, when someone takes), the
+        discard (a petite or a garde) and up to n announcements (when someone takes), and
+        nothing else."""
         k, width = self.kinds.shape
         n, has_call = self.n, self.n == 5
         expected = np.full((k, width), -1)
@@ -279,28 +309,70 @@ class Calls:
         start = n + has_call
         if has_call:
             expected[takes, n] = CALL
-        expected[needs_discard, start:] = DISCARD
-        count = n + has_call * takes + (width - start) * needs_discard
-        shaped: Bools = (self.count == count) & np.all(self.kinds == expected, axis=1)
+        expected[needs_discard, start : start + DOG_SIZES[n]] = DISCARD
+        prefix = n + has_call * takes + DOG_SIZES[n] * needs_discard
+        announced = self.count - prefix
+        at = np.arange(width)
+        expected = np.where((at >= prefix[:, None]) & (at < self.count[:, None]), ANNOUNCE, expected)
+        counted = (announced >= 0) & (announced <= np.where(takes, n, 0))
+        shaped: Bools = counted & np.all(self.kinds == expected, axis=1)
         return shaped
+
+    def poignees(self, prefix: Ints) -> Poignees:
+        """The announcements after the first `prefix` rows of each deal (`shape_ok`), as poignées."""
+        k = len(prefix)
+        slot = np.minimum(prefix[:, None] + np.arange(self.n), self.kinds.shape[1] - 1)
+        used = np.arange(self.n) < (self.count - prefix)[:, None]
+        values = np.where(used, np.take_along_axis(self.values, slot, axis=1), -1)
+        levels = np.where(values >= 0, self.levels[np.maximum(values, 0)], -1)
+        readable = np.all(~used | (levels >= 0), axis=1)
+        seats = np.where(used, np.take_along_axis(self.seats, slot, axis=1), -1)
+        shown = (
+            self.shown[np.maximum(values, 0)] & used[:, :, None] if k else np.zeros((0, self.n, CARDS), bool)
+        )
+        return Poignees(levels, seats, shown, readable)
 
 
 def _calls(calls: pa.Table, call_keys: Ints, keys: Ints, n: int, dog_size: int) -> Calls:
-    """Each deal's calls rows, up to the bids, the call and a whole discard."""
+    """Each deal's calls rows, up to the bids, the call, a whole discard and n announcements."""
     first, count = row_ranges(call_keys, keys)
     start = n + (n == 5)
-    width = start + dog_size
+    width = start + dog_size + n
     k = len(keys)
     if calls.num_rows == 0:
         none = np.full((k, width), -1)
-        return Calls(none, count, none[:, :n], none[:, 0], none[:, start:], n)
+        nothing = np.zeros((0, CARDS), dtype=bool)
+        return Calls(
+            none, count, none[:, :n], none[:, 0], none[:, start:], none, none, none[0, :0], nothing, n
+        )
     at = np.minimum(first[:, None] + np.arange(width), calls.num_rows - 1)
-    kinds = np.where(np.arange(width) < count[:, None], codes(calls.column("kind"), KINDS)[at], -1)
+    past = np.arange(width) >= count[:, None]
+    kinds = np.where(past, -1, codes(calls.column("kind"), KINDS)[at])
     value = calls.column("value")
     bids = codes(value, BIDS)[at[:, :n]]
-    cards = codes(value, DECK.codes)[at[:, n:]]
+    cards = codes(value, DECK.codes)[at[:, n : start + dog_size]]
     called = np.where(cards[:, 0] >= 0, cards[:, 0], CARDS) if n == 5 else np.full(k, CARDS)
-    return Calls(kinds, count, bids, called, cards[:, start - n :], n)
+    rows, texts = distinct(value)
+    levels, shown = _read_poignees(texts)
+    seats = np.where(past, -1, ints(calls, "seat")[at])
+    return Calls(kinds, count, bids, called, cards[:, start - n :], rows[at], seats, levels, shown, n)
+
+
+def _read_poignees(texts: list[Any]) -> tuple[Ints, Bools]:
+    """Each distinct value of the calls read as a poignée (`poignee LEVEL CARDS...`, as `describe`
+    writes it): its level (-1 for anything else, or cards not each a known card once) and the
+    cards shown."""
+    levels = np.full(len(texts), -1)
+    shown = np.zeros((len(texts), CARDS), dtype=bool)
+    for index, text in enumerate(texts):
+        words = text.split(" ") if isinstance(text, str) else []
+        if len(words) < 2 or words[0] != "poignee" or words[1] not in POIGNEE_LEVELS:
+            continue
+        cards = [CARD_IDS.get(word, -1) for word in words[2:]]
+        if min(cards, default=-1) >= 0 and len(set(cards)) == len(cards):
+            levels[index] = POIGNEE_LEVELS.index(words[1])
+            shown[index, cards] = True
+    return levels, shown
 
 
 def _auction(bids: Ints, dealer: Ints, n: int) -> tuple[Ints, Ints, Bools]:
@@ -370,7 +442,7 @@ def _plays(plays: pa.Table, play_keys: Ints, keys: Ints, n: int, size: int) -> t
 class Contract:
     """Deals with a taker, as arrays (one entry a deal): who held each card (`_dealt`), the
     discard, the cards played (deal, trick, position), the dealer, taker, partner (-1: none),
-    contract and called card (-1: none)."""
+    contract, called card (-1: none) and poignées."""
 
     dealt: Ints
     discard: Ints
@@ -380,6 +452,7 @@ class Contract:
     partner: Ints
     contract: Ints
     called: Ints
+    poignees: Poignees
 
     def attack(self, seats: Ints) -> Bools:
         """Whether each seat (an array whose first axis is the deal's) is the taker or his partner."""
@@ -401,6 +474,7 @@ def _play_and_score(deals: Contract, variant: Variant) -> tuple[Bools, Ints]:
     owner[rows[with_discard, None], deals.discard[with_discard]] = -1
     ok, seats, winners, suits_held = _play(owner, cards, (deals.dealer + 1) % n)
     ok &= ~_first_lead_banned(deals, suits_held, variant.ban)
+    ok &= _poignees_ok(deals, owner)
     attack_won = deals.attack(winners)
     last = tricks - 1
     excuse_led_last = cards[:, last, 0] == EXCUSE
@@ -494,6 +568,30 @@ def _first_lead_banned(deals: Contract, suits_held: npt.NDArray[np.uint8], ban: 
     return applies
 
 
+def _poignees_ok(deals: Contract, owner: Ints) -> Bools:
+    """tarot.poignee.*: each seat shows one poignée at most, of exactly the level's number of
+    trumps (the Excuse standing in for one only when its player holds no other trump), all held
+    before the first card (the taker: with the trumps he discarded). `owner` is who holds each
+    card when the play starts."""
+    shown, levels, seats = deals.poignees.shown, deals.poignees.levels, deals.poignees.seats
+    n = deals.cards.shape[2]
+    has = levels >= 0
+    threshold = np.array(POIGNEE_THRESHOLDS[n])[np.maximum(levels, 0)]
+    ok = np.all(~has | ((shown.sum(axis=2) == threshold) & (seats >= 0) & (seats < n)), axis=1)
+    ok &= ~np.any(shown & ~TRUMP_OR_EXCUSE, axis=(1, 2))  # tarot.poignee.trumps
+    twice = has[:, :, None] & has[:, None, :] & (seats[:, :, None] == seats[:, None, :])
+    ok &= ~np.any(twice & ~np.eye(levels.shape[1], dtype=bool), axis=(1, 2))  # tarot.poignee.once
+    discarded = np.zeros_like(owner, dtype=bool)
+    with_discard = np.flatnonzero(deals.contract <= GARDE)
+    discarded[with_discard[:, None], deals.discard[with_discard]] = True
+    taker_shows = (seats == deals.taker[:, None])[:, :, None]
+    hand = (owner[:, None, :] == seats[:, :, None]) | (taker_shows & discarded[:, None, :] & IS_TRUMP)
+    ok &= ~np.any(shown & ~hand, axis=(1, 2))  # tarot.poignee.held
+    hidden = np.any(hand & IS_TRUMP & ~shown, axis=2)
+    allowed: Bools = ok & ~np.any(shown[:, :, EXCUSE] & hidden, axis=1)  # tarot.poignee.excuse
+    return allowed
+
+
 def _scores(deals: Contract, seats: Ints, winners: Ints, variant: Variant) -> Ints:
     """Each seat's score (tarot.score.*): the attack's card points after the Excuse exchange,
     bouts, target, petit au bout, the defence's slam, and the split (tarot.score.split)."""
@@ -526,8 +624,12 @@ def _scores(deals: Contract, seats: Ints, winners: Ints, variant: Variant) -> In
     petit = np.where(np.any(cards[:, last] == PETIT, axis=1), np.where(last_attacks, 1, -1), 0)
     defence_slam = np.where(np.all(~deals.attack(winners), axis=1), -variant.slam_bonus, 0)
     sign = np.where(made, 1, -1)
+    poignees = BONUS[deals.poignees.levels].sum(axis=1)  # tarot.score.poignee: to the contract's winners
     per_defender = (
-        sign * (25 + np.abs(rounded - target)) * coefficient + petit * 10 * coefficient + defence_slam
+        sign * (25 + np.abs(rounded - target)) * coefficient
+        + petit * 10 * coefficient
+        + sign * poignees
+        + defence_slam
     )
     scores = np.repeat(-per_defender[:, None], n, axis=1)
     partnered = deals.partner >= 0

@@ -145,7 +145,7 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
     card swapped, replaced, dropped, added or moved between tricks, hands, the dog and the
     discard; a bid, the
     dealer, the status, a score, a total or the called card changed; a bid added or dropped; a discarded card
-    played, or one more or less discarded; two tricks swapped; a trick's cards rotated; a trick's leader or winner stated
+    played, or one more or less discarded; a poignée shown or changed (`poignee`); two tricks swapped; a trick's cards rotated; a trick's leader or winner stated
     (rightly or not); the taker's card points written; the last deal annulled or passed by all
     (rightly or not, perhaps with a card changed)."""
     deal = data.draw(st.sampled_from(record["deals"]))
@@ -171,6 +171,7 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
                 "discard",
                 "unplayed",
                 "call",
+                "poignee",
             ]
         )
     )
@@ -227,6 +228,8 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             deal["auction"].append(data.draw(st.sampled_from(BIDS)))
         else:
             deal["auction"].pop()
+    elif kind == "poignee":
+        poignee(deal, data)
     elif kind == "call" and deal.get("call"):  # five players: another card called
         deal["call"] = data.draw(st.sampled_from(codes))
     elif kind == "dealer":
@@ -260,6 +263,39 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
         i = data.draw(st.integers(0, len(deal["tricks"]) - 1))
         cards = deal["tricks"][i].split()
         deal["tricks"][i] = " ".join(cards[1:] + cards[:1])
+
+
+def poignee(deal: dict[str, Any], data: st.DataObject) -> None:
+    """A poignée shown (one level of the seat's trumps, perhaps with the Excuse) or a shown one
+    changed: another level, a card replaced, dropped or added, another seat, shown twice."""
+    announced = deal.setdefault("announcements", [])
+    if not announced or data.draw(st.booleans()):
+        seat = data.draw(st.integers(0, len(deal["hands"]) - 1))
+        trumps = [c for c in deal["hands"][seat].split() if c[0] == "T" or c == "EX"]
+        count = data.draw(st.sampled_from([8, 10, 13, 15, 18]))
+        level = data.draw(st.sampled_from(["simple", "double", "triple"]))
+        announced.append(
+            {"type": "poignee", "seat": seat, "level": level, "cards": " ".join(trumps[-count:])}
+        )
+        return
+    shown = data.draw(st.sampled_from(announced))
+    change = data.draw(st.sampled_from(["level", "card", "drop", "add", "seat", "twice"]))
+    cards = str(shown.get("cards", "")).split()
+    if change == "level":
+        shown["level"] = data.draw(st.sampled_from(["simple", "double", "triple"]))
+    elif change == "seat":
+        shown["seat"] = data.draw(st.integers(0, len(deal["hands"])))
+    elif change == "twice":
+        announced.append(dict(shown))
+    elif cards:
+        i = data.draw(st.integers(0, len(cards) - 1))
+        if change == "card":
+            cards[i] = data.draw(st.sampled_from(list(TAROT_CODES)))
+        elif change == "drop":
+            cards.pop(i)
+        else:
+            cards.insert(i, data.draw(st.sampled_from(["EX", "T21", "T1", "CK"])))
+        shown["cards"] = " ".join(cards)
 
 
 def rescored(record: dict[str, Any]) -> None:

@@ -69,7 +69,8 @@ def _unit_items(
             tables["games"] = tables["games"].append_column("game", pa.array([game] * rows, pa.string()))
         proven = _proven(tables, settings)
         games = {name: tables["games"].column(name).to_pylist() for name in ("game_id", "n_deals", "record")}
-        deals = {} if proven.all() else _deal_texts(files["deals"], group)
+        unproven = [game_id for game_id, clean in zip(games["game_id"], proven, strict=True) if not clean]
+        deals = _deal_texts(files["deals"], group, unproven) if unproven else {}
         del tables
         pa.default_memory_pool().release_unused()  # keeps memory flat from row group to row group
         for game_id, n_deals, envelope, clean in zip(*games.values(), proven, strict=True):
@@ -215,9 +216,10 @@ def _rows_of(table: pa.Table, game_ids: pa.Array) -> pa.Table:
     return table.filter(pc.is_in(table.column("game_id"), value_set=game_ids))
 
 
-def _deal_texts(parquet: pq.ParquetFile, group: int) -> dict[int, list[tuple[Any, Any]]]:
-    """The lossless deals of a row group, (deal, deal_json) by game."""
+def _deal_texts(parquet: pq.ParquetFile, group: int, game_ids: list[int]) -> dict[int, list[tuple[Any, Any]]]:
+    """The lossless deals of these games of a row group, (deal, deal_json) by game."""
     rows = parquet.read_row_group(group, columns=["game_id", "deal", "deal_json"])
+    rows = rows.filter(pc.is_in(rows.column("game_id"), value_set=pa.array(game_ids, pa.int64())))
     texts: dict[int, list[tuple[Any, Any]]] = {}
     for game_id, deal, text in zip(
         *(rows.column(name).to_pylist() for name in ("game_id", "deal", "deal_json")), strict=True

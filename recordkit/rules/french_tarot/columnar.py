@@ -513,9 +513,10 @@ def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, In
     by_seat = card.ravel()[position_of].reshape(card.shape)
     suits_held = _from_here_on(SUIT_BIT[by_seat], np.bitwise_or).ravel()[seat_at].reshape(card.shape)
     top_held = _from_here_on(TRUMP_RANK[by_seat], np.maximum).ravel()[seat_at].reshape(card.shape)
-    high = np.concatenate(
-        [np.full((k, tricks, 1), -1, dtype=np.int8), np.maximum.accumulate(trump, axis=2)[:, :, :-1]], axis=2
-    )
+    high = np.empty_like(trump)  # the highest trump before each card of its trick (-1: none)
+    high[:, :, 0] = -1
+    for at in range(1, n):  # a pass a position: cheaper than accumulating over a short axis
+        np.maximum(high[:, :, at - 1], trump[:, :, at - 1], out=high[:, :, at])
     position = np.arange(n)
     opens = ((position == 0) & ~excuse[:, :, :1]) | ((position == 1) & excuse[:, :, :1])
     follows = ~excuse & ~opens
@@ -572,9 +573,19 @@ def _poignees_ok(deals: Contract, owner: Ints) -> Bools:
     """tarot.poignee.*: each seat shows one poignée at most, of exactly the level's number of
     trumps (the Excuse standing in for one only when its player holds no other trump), all held
     before the first card (the taker: with the trumps he discarded). `owner` is who holds each
-    card when the play starts."""
-    shown, levels, seats = deals.poignees.shown, deals.poignees.levels, deals.poignees.seats
+    card when the play starts. Only the deals with a poignée are looked at."""
+    ok = np.ones(len(owner), dtype=bool)
+    shown_in = np.flatnonzero(np.any(deals.poignees.levels >= 0, axis=1))
+    if shown_in.size:
+        ok[shown_in] = _shown_ok(deals.poignees.take(shown_in), owner[shown_in], deals, shown_in)
+    return ok
+
+
+def _shown_ok(poignees: Poignees, owner: Ints, deals: Contract, rows: Ints) -> Bools:
+    """`_poignees_ok` for deals (`rows` of `deals`) that show poignées."""
+    shown, levels, seats = poignees.shown, poignees.levels, poignees.seats
     n = deals.cards.shape[2]
+    taker, contract, discard = deals.taker[rows], deals.contract[rows], deals.discard[rows]
     has = levels >= 0
     threshold = np.array(POIGNEE_THRESHOLDS[n])[np.maximum(levels, 0)]
     ok = np.all(~has | ((shown.sum(axis=2) == threshold) & (seats >= 0) & (seats < n)), axis=1)
@@ -582,9 +593,9 @@ def _poignees_ok(deals: Contract, owner: Ints) -> Bools:
     twice = has[:, :, None] & has[:, None, :] & (seats[:, :, None] == seats[:, None, :])
     ok &= ~np.any(twice & ~np.eye(levels.shape[1], dtype=bool), axis=(1, 2))  # tarot.poignee.once
     discarded = np.zeros_like(owner, dtype=bool)
-    with_discard = np.flatnonzero(deals.contract <= GARDE)
-    discarded[with_discard[:, None], deals.discard[with_discard]] = True
-    taker_shows = (seats == deals.taker[:, None])[:, :, None]
+    with_discard = np.flatnonzero(contract <= GARDE)
+    discarded[with_discard[:, None], discard[with_discard]] = True
+    taker_shows = (seats == taker[:, None])[:, :, None]
     hand = (owner[:, None, :] == seats[:, :, None]) | (taker_shows & discarded[:, None, :] & IS_TRUMP)
     ok &= ~np.any(shown & ~hand, axis=(1, 2))  # tarot.poignee.held
     hidden = np.any(hand & IS_TRUMP & ~shown, axis=2)

@@ -390,11 +390,12 @@ def _dealt(cards: Ints, n: int, size: int, dog_size: int) -> Ints:
     """Who was dealt each card (deal, card): a seat, `n` for the dog; -1 throughout a deal whose
     cards (the hands, then the dog) are not the 78 cards once each."""
     k = len(cards)
-    dealt = np.full((k, CARDS), -1, dtype=np.int64)
-    holders = np.repeat(np.arange(n + 1), [size] * n + [dog_size])
-    dealt[np.arange(k)[:, None], np.maximum(cards, 0)] = holders
-    dealt[~np.all(cards >= 0, axis=1) | np.any(dealt < 0, axis=1)] = -1
-    return dealt
+    dealt = np.full(k * CARDS, -1, dtype=np.int8)
+    holders = np.repeat(np.arange(n + 1, dtype=np.int8), [size] * n + [dog_size])
+    dealt[(np.maximum(cards, 0) + (np.arange(k) * CARDS)[:, None]).ravel()] = np.tile(holders, k)
+    by_deal = dealt.reshape(k, CARDS)
+    by_deal[~np.all(cards >= 0, axis=1) | np.any(by_deal < 0, axis=1)] = -1
+    return by_deal.astype(np.int64)
 
 
 def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int, permissive: Bools) -> Bools:
@@ -617,8 +618,9 @@ def _scores(deals: Contract, seats: Ints, winners: Ints, variant: Variant) -> In
     seat_attacks, winner_attacks = deals.attack(seats), deals.attack(winner)
     last_to = np.where(variant.to_winner[:, None, None], winner_attacks, ~seat_attacks)
     to_attack = np.where(excuse_kept, seat_attacks, np.where(excuse_last, last_to, winner_attacks))
-    owned = np.zeros((k, CARDS), dtype=bool)
-    owned[rows[:, None, None], cards] = to_attack
+    owned = np.zeros(k * CARDS, dtype=bool)
+    owned[(cards + (rows * CARDS)[:, None, None]).ravel()] = to_attack.ravel()
+    owned = owned.reshape(k, CARDS)
     exchanged = excuse_kept & (seat_attacks != winner_attacks)
     adjust = np.sum(np.where(exchanged, np.where(winner_attacks, 1, -1), 0), axis=(1, 2))
     dog = deals.dealt == n

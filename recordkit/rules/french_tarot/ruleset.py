@@ -276,6 +276,8 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         problems = self._close_phases(state, target)
         if _over(state):  # an all-pass auction closed by a later action
             return problems + self._after_end(state, action)
+        if state.phase > target:  # the same, in a goulash: the deal skips the call and the dog
+            return problems + self._out_of_place(state, action)
         handlers = {
             "bid": contract.take_bid,
             "call": contract.take_call,

@@ -229,3 +229,16 @@ def test_the_discard_is_the_rulesets(game: Any, data: st.DataObject) -> None:
         allowed = _discard_ok(contract.dealt, np.array([cards]), contract.taker, n, permissive)
         assert allowed.tolist() == [not found], (cards, found)
         return
+
+
+def test_a_discard_after_an_unfinished_goulash_auction_is_a_finding() -> None:
+    """A record with the goulash option whose auction stops short of every player and passes,
+    followed by a discard (found by the property tests of the columns): the record path reports
+    the short auction and the discard nobody may make, instead of failing on the missing taker."""
+    record = play((TAROT, 4, {"all_pass": "goulash"}, 3), deals=1)
+    deal = record["deals"][0]
+    deal["auction"] = ["pass", "pass", "pass"]
+    deal["discard"] = " ".join(deal["hands"][0].split()[:6])
+    report = validate_record(RawRecord(record, Location()))
+    codes = {d.code for d in report.diagnostics}
+    assert {"TAROT-AUCTION-INCOMPLETE", "TAROT-DISCARD-NOT-ALLOWED"} <= codes

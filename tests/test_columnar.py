@@ -83,7 +83,8 @@ def both_ways(archive: Path) -> tuple[list[Any], list[Any], list[bool]]:
 
 def left_to_the_record_path(record: dict[str, Any]) -> bool:
     """Whether a clean French Tarot record has a deal the columns leave to the record path: a slam
-    or misère announced, a goulash, the attack taking every trick, or the Excuse taking the last trick."""
+    or misère announced, the attack taking every trick, or the Excuse taking the last trick (but
+    in a goulash)."""
     announced = [a for deal in record["deals"] for a in deal.get("announcements", [])]
     if any(a["type"] != "poignee" for a in announced):
         return True
@@ -93,7 +94,9 @@ def left_to_the_record_path(record: dict[str, Any]) -> bool:
         if state is None or not state.tricks:
             continue
         attack = state.attack()
-        if state.goulash or all(t.winner in attack for t in state.tricks):
+        if state.goulash:
+            continue
+        if all(t.winner in attack for t in state.tricks):
             return True
         if excuse_wins(state, len(state.tricks) - 1, state.tricks[-1]):
             return True

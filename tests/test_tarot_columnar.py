@@ -30,6 +30,7 @@ from recordkit.rules.french_tarot.columnar import (
     Variant,
     _discard_ok,
     _first_lead_banned,
+    _goulash,
     _play,
     _scores,
     variants,
@@ -62,14 +63,15 @@ def ids(mask: int) -> list[int]:
 
 
 def contract_of(state: TarotState) -> Contract:
-    """A played contract's state as the columns hold it, one deal."""
+    """A played deal's state as the columns hold it, one deal (no taker: -1)."""
     n = state.players
     dealt = np.full(len(DECK.codes), n)
     for seat, hand in enumerate(state.dealt):
         dealt[ids(hand)] = seat
     discard = ids(state.discard) or [0] * DOG_SIZES[n]
     cards = [trick.cards for trick in state.tricks]
-    one = [state.dealer, state.taker, -1 if state.partner is None else state.partner, state.contract]
+    taker = -1 if state.taker is None else state.taker
+    one = [state.dealer, taker, -1 if state.partner is None else state.partner, state.contract]
     called = -1 if state.called is None else state.called
     return Contract(
         dealt[None, :],
@@ -159,6 +161,21 @@ def test_the_scores_are_the_rulesets(game: Any) -> None:
         ok, seats, winners, _held = _play(owner_of(state, contract), contract.cards, first_leader(state))
         assert ok.all()
         assert _scores(contract, seats, winners, variant_of(state)).tolist() == [deal_scores(state)]
+
+
+@PROPERTY
+@given(tarot_games.map(lambda game: (*game[:2], {**game[2], "all_pass": "goulash"}, game[3])))
+def test_the_goulash_is_the_rulesets(game: Any) -> None:
+    """tarot.goulash.*: the columns' settlement of every generated goulash without a misère (the
+    Excuse kept, exchanged, or taking the last trick) is `scoring.deal_scores`'s."""
+    record = play(game, deals=4)
+    for _deal, state in replayed(record) if record else []:
+        if not state.goulash or state.miseres or len(state.tricks) != state.tricks_per_deal:
+            continue
+        contract = contract_of(state)
+        ok, halves = _goulash(contract.dealt, contract.cards, contract.dealer)
+        assert ok.all()
+        assert (halves / 2).tolist() == [deal_scores(state)]
 
 
 @PROPERTY

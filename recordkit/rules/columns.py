@@ -34,6 +34,8 @@ string is decoded and looked up once."""
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float64]
+Numbers = Ints | Floats
+"""Scores: whole numbers, or with halves (a Tarot goulash)."""
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,7 @@ def by_record(game_of: Ints, deal_ok: Bools, n_games: int) -> Bools:
     return np.asarray(bad == 0)
 
 
-def written_scores(scores: pa.Table, score_keys: Ints, keys: Ints, computed: Ints) -> tuple[Bools, Floats]:
+def written_scores(scores: pa.Table, score_keys: Ints, keys: Ints, computed: Numbers) -> tuple[Bools, Floats]:
     """Whether each deal's written scores (one scores row a seat, in seat order) are the computed
     ones (k, n) (no result written only when every score is 0), and its running totals (k, n)
     as the scores rows give them."""
@@ -196,7 +198,7 @@ def written_scores(scores: pa.Table, score_keys: Ints, keys: Ints, computed: Int
     return ok, totals
 
 
-def totals_ok(game_of: Ints, scores: Ints, totals: Floats) -> Bools:
+def totals_ok(game_of: Ints, scores: Numbers, totals: Floats) -> Bools:
     """Whether each deal's running totals are the sums of its record's scores so far (deals of
     one record one after the other, `game_of` non-decreasing)."""
     running = np.cumsum(scores, axis=0)

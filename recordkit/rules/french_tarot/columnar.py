@@ -6,7 +6,7 @@ five-player call (tarot.call.*: the partner), the discard (tarot.discard.*), eve
 (tarot.play.*: follow suit, trump, overtrump, the Excuse, the five-player first lead), the winners,
 the count and the score (tarot.score.*), and the running totals and dealer rotation. It covers
 three, four and five players and every option of `TarotOptions`, deals written as bare words and
-codes (`as_written`), with poignées; a goulash, a slam or misère announced, a slam (the attack
+codes (`as_written`), with poignées and the goulash; a slam or misère announced, a slam (the attack
 taking every trick, or the Excuse led to the last trick by a side that took all the others), and
 anything wrong are left unproven and go to the record path, which explains what is wrong. The tests hold it to the
 record path on generated archives with injected faults.
@@ -205,7 +205,7 @@ def _prove_deals(
     calls = _calls(rows.calls, keys.calls, deal_key, n, dog_size)
     contract, taker, auction_ok = _auction(calls.bids, dealer, n)
     takes = played & (contract > 0)
-    ok &= ~(played & (contract == 0) & variant.goulash)  # a goulash is the record path's
+    goulash = played & (contract == 0) & variant.goulash  # tarot.goulash: everybody passed, cards played
     needs_discard = takes & (contract <= GARDE)
     ok &= np.where(annulled, calls.count == 0, calls.shape_ok(takes, needs_discard) & auction_ok)
     poignees = calls.poignees(n + (n == 5) * takes + dog_size * needs_discard)
@@ -220,9 +220,9 @@ def _prove_deals(
         partner = np.where(takes & (holder < n) & (holder != taker), holder, -1)
     ok &= ~needs_discard | _discard_ok(dealt, calls.discard, taker, n, variant.permissive)
     cards, plays_ok, plays_none = _plays(rows.plays, keys.plays, deal_key, n, size)
-    ok &= np.where(takes, plays_ok, plays_none)
+    ok &= np.where(takes | goulash, plays_ok, plays_none)
 
-    scores = np.zeros((k, n), dtype=np.int64)
+    scores = np.zeros((k, n))
     playing = np.flatnonzero(ok & takes)
     if playing.size:
         legal, scored = _play_and_score(
@@ -236,6 +236,11 @@ def _prove_deals(
         )  # fmt: skip
         ok[playing] &= legal
         scores[playing] = scored
+    free = np.flatnonzero(ok & goulash)
+    if free.size:
+        legal, scored_halves = _goulash(dealt[free], cards[free], dealer[free])
+        ok[free] &= legal
+        scores[free] = scored_halves / 2
     scores_ok, totals = written_scores(rows.scores, keys.scores, deal_key, scores)
     verdicts: Bools = ok & scores_ok & rotation_ok(game_of, dealer, n) & totals_ok(game_of, scores, totals)
     return verdicts
@@ -548,6 +553,33 @@ def _from_here_on(values: npt.NDArray[Any], combine: np.ufunc) -> npt.NDArray[An
     """For each seat and trick (deal, trick, seat), `values` of its cards from that trick on
     combined (the suits it holds, its highest trump)."""
     return combine.accumulate(values[:, ::-1], axis=1)[:, ::-1]
+
+
+def _goulash(dealt: Ints, cards: Ints, dealer: Ints) -> tuple[Bools, Ints]:
+    """A goulash's play (tarot.play.*, nobody holding the dog) and each seat's score in half
+    points (tarot.goulash.settlement: the points every other player took, less n - 1 times its
+    own), the Excuse kept by its player (tarot.goulash.excuse: exchanged before the last trick,
+    winning the last)."""
+    k, tricks, n = cards.shape
+    ok, seats, winners, _held = _play(dealt, cards, (dealer + 1) % n)
+    last = tricks - 1
+    excuse_last = cards[:, last] == EXCUSE
+    with_excuse = np.flatnonzero(excuse_last.any(axis=1))
+    winners[with_excuse, last] = seats[with_excuse, last][excuse_last[with_excuse]]
+    winner = np.broadcast_to(winners[:, :, None], cards.shape)
+    excuse = (cards == EXCUSE) & (seats != winner)
+    kept_by = np.where(excuse, seats, winner)
+    owner = np.full(k * CARDS, -1, dtype=np.int64)
+    owner[(cards + (np.arange(k) * CARDS)[:, None, None]).ravel()] = kept_by.ravel()
+    owner = owner.reshape(k, CARDS)
+    taken = np.stack([(owner == seat).astype(np.int64) @ HALF for seat in range(n)], axis=1)
+    exchange = excuse.any(axis=(1, 2))  # the Excuse's player gives the trick's winner half a point
+    player = seats[excuse]
+    gainer = winner[excuse]
+    taken[np.flatnonzero(exchange), player] -= 1
+    taken[np.flatnonzero(exchange), gainer] += 1
+    halves: Ints = taken.sum(axis=1)[:, None] - n * taken
+    return ok, halves
 
 
 def _first_lead_banned(deals: Contract, suits_held: npt.NDArray[np.uint8], ban: Ints) -> Bools:

@@ -89,7 +89,9 @@ COEFFICIENT = np.array(COEFFICIENTS, dtype=np.int64)
 GARDE_SANS = BIDS.index("garde_sans")
 CALLABLE = np.array([is_honour(c) for c in range(CARDS)] + [False])
 """tarot.call.card, from the ruleset's own `is_honour` (the last entry: no card)."""
-NEEDED = np.array([[bool(needed_honours(c) >> d & 1) for d in range(CARDS)] for c in range(CARDS)])
+NEEDED = (
+    np.array([needed_honours(c) for c in range(CARDS)], dtype=object)[:, None] >> np.arange(CARDS)
+) & 1 == 1
 """tarot.call.rank, from the ruleset's own `needed_honours`: the cards a taker must hold to call each card."""
 SUIT_8 = SUIT_OF.astype(np.int8)
 TRUMP_RANK = np.where(SUIT_OF == TRUMP_SUIT, np.arange(CARDS), -1).astype(np.int8)

@@ -1,15 +1,17 @@
 """French Tarot's columnar check: a row group of an archive replayed with NumPy, all deals at once.
 
 The same rules as the record path (spec/rules/french-tarot.md), over arrays of deals instead of
-one deal at a time: the deal (tarot.deal.*, the Petit sec), the auction (tarot.auction.*), the
-five-player call (tarot.call.*: the partner), the discard (tarot.discard.*), every card
-(tarot.play.*: follow suit, trump, overtrump, the Excuse, the five-player first lead), the winners,
-the count and the score (tarot.score.*), and the running totals and dealer rotation. It covers
-three, four and five players and every option of `TarotOptions`, deals written as bare words and
-codes (`as_written`), with poignées and the goulash; a slam or misère announced, a slam (the attack
-taking every trick, or the Excuse led to the last trick by a side that took all the others), and
-anything wrong are left unproven and go to the record path, which explains what is wrong. The tests hold it to the
-record path on generated archives with injected faults.
+one deal at a time: the deal (tarot.deck, tarot.deal.*, the Petit sec), the auction
+(tarot.auction.*), the five-player call (tarot.call.*: the partner), the discard
+(tarot.discard.*), the poignées (tarot.poignee.*), every card (tarot.play.*: follow suit, trump,
+overtrump, the Excuse, the five-player first lead), the winners, the count and the score
+(tarot.score.*), the goulash (tarot.goulash.*), and the running totals and dealer rotation. It
+covers three, four and five players and every option of `TarotOptions`, deals written as bare
+words and codes (`as_written`); a slam or misère announced, a slam (the attack taking every
+trick, or the Excuse led to the last trick by a side that took all the others), and anything
+wrong are left unproven and go to the record path, which explains what is wrong. The tests hold
+it to the record path on generated archives with injected faults (tests/test_columnar.py), and
+each rule it restates to the ruleset's own function (tests/test_tarot_columnar.py).
 """
 
 from __future__ import annotations
@@ -200,7 +202,7 @@ def _prove_deals(
     hands = _cards_of(deals.column("hands"), n, size)
     dog = _cards_of(deals.column("dog"), None, dog_size)[:, 0]
     dealt = _dealt(np.concatenate([hands.reshape(k, n * size), dog], axis=1), n, size, dog_size)
-    ok &= dealt[:, 0] >= 0  # tarot.deal.cards: every card once, in the right sizes
+    ok &= dealt[:, 0] >= 0  # tarot.deck, tarot.deal.sizes: every card once, in the right sizes
     petit_sec = np.any((TRUMP_OR_EXCUSE[hands].sum(axis=2) == 1) & np.any(hands == PETIT, axis=2), axis=1)
     ok &= np.where(variant.annul, petit_sec == annulled, ~annulled)  # tarot.deal.petit-sec
 

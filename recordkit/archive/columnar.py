@@ -69,7 +69,8 @@ def _unit_items(
             tables["games"] = tables["games"].append_column("game", pa.array([game] * rows, pa.string()))
         proven = _proven(tables, settings)
         games = {name: tables["games"].column(name).to_pylist() for name in ("game_id", "n_deals", "record")}
-        deals = {} if proven.all() else _deal_texts(files["deals"], group)
+        unproven = [game_id for game_id, clean in zip(games["game_id"], proven, strict=True) if not clean]
+        deals = _deal_texts(files["deals"], group, unproven) if unproven else {}
         del tables
         pa.default_memory_pool().release_unused()  # keeps memory flat from row group to row group
         for game_id, n_deals, envelope, clean in zip(*games.values(), proven, strict=True):
@@ -189,7 +190,8 @@ def _proven_by_columns(tables: dict[str, pa.Table], settings: Settings) -> Bools
         if ruleset is None or (settings.game is not None and name != settings.game):
             continue
         rows = np.flatnonzero(np.array(names) == name)
-        chosen = games.take(rows)
+        alone = len(rows) == games.num_rows  # the row group holds this game alone (a game's folder)
+        chosen = games if alone else games.take(rows)
         ids = pa.array(chosen.column("game_id").to_numpy())
         header_ok = np.array(
             [
@@ -198,14 +200,11 @@ def _proven_by_columns(tables: dict[str, pa.Table], settings: Settings) -> Bools
             ],
             dtype=bool,
         )
-        of_game = ColumnRows(
-            chosen,
-            _rows_of(tables["deals"], ids),
-            _rows_of(tables["calls"], ids),
-            _rows_of(tables["plays"], ids),
-            _rows_of(tables["scores"], ids),
-            header_ok,
+        deals, calls, plays, scores = (
+            tables[table] if alone else _rows_of(tables[table], ids)
+            for table in ("deals", "calls", "plays", "scores")
         )
+        of_game = ColumnRows(chosen, deals, calls, plays, scores, header_ok)
         found = ruleset.prove_columns(of_game)
         if found is not None:
             proven[rows] = found
@@ -213,14 +212,14 @@ def _proven_by_columns(tables: dict[str, pa.Table], settings: Settings) -> Bools
 
 
 def _rows_of(table: pa.Table, game_ids: pa.Array) -> pa.Table:
-    """The rows of these games (all of them, when the row group holds no other game)."""
-    mask = pc.is_in(table.column("game_id"), value_set=game_ids)
-    return table if pc.all(mask).as_py() else table.filter(mask)
+    """The rows of these games."""
+    return table.filter(pc.is_in(table.column("game_id"), value_set=game_ids))
 
 
-def _deal_texts(parquet: pq.ParquetFile, group: int) -> dict[int, list[tuple[Any, Any]]]:
-    """The lossless deals of a row group, (deal, deal_json) by game."""
+def _deal_texts(parquet: pq.ParquetFile, group: int, game_ids: list[int]) -> dict[int, list[tuple[Any, Any]]]:
+    """The lossless deals of these games of a row group, (deal, deal_json) by game."""
     rows = parquet.read_row_group(group, columns=["game_id", "deal", "deal_json"])
+    rows = rows.filter(pc.is_in(rows.column("game_id"), value_set=pa.array(game_ids, pa.int64())))
     texts: dict[int, list[tuple[Any, Any]]] = {}
     for game_id, deal, text in zip(
         *(rows.column(name).to_pylist() for name in ("game_id", "deal", "deal_json")), strict=True

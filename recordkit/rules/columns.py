@@ -2,22 +2,27 @@
 
 `recordkit.archive.columnar` reads one row group of each table, keeps the rows of one game and
 hands them to `Ruleset.prove_columns`, which says which records the full replay would find
-nothing wrong with. Every table is sorted by (game_id, deal), as the converter writes it.
+nothing wrong with. Every table is sorted by (game_id, deal), as the converter writes it. The
+helpers below are what every game's check needs: integer and string columns as arrays, each
+record's deals rows, the rows of each deal in another table, and the written scores, running
+totals and dealer rotation checked against the scores a check computed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
 COLUMNS: dict[str, list[str]] = {
     "games": ["game_id", "game", "n_players", "options", "n_deals", "record"],
     "deals": ["game_id", "deal", "dealer", "status", "hands", "dog", "as_written"],
-    "calls": ["game_id", "deal", "kind", "value"],
+    "calls": ["game_id", "deal", "kind", "seat", "value"],
     "plays": ["game_id", "deal", "trick", "position", "card"],
     "scores": ["game_id", "deal", "seat", "score", "total"],
 }
@@ -29,6 +34,8 @@ string is decoded and looked up once."""
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float64]
+Numbers = Ints | Floats
+"""Scores: whole numbers, or with halves (a Tarot goulash)."""
 
 
 @dataclass(frozen=True)
@@ -49,9 +56,26 @@ def ints(table: pa.Table, column: str) -> Ints:
     return _filled(table.column(column))
 
 
+def narrow_ints(table: pa.Table, column: str) -> npt.NDArray[np.signedinteger[Any]]:
+    """A column of integers in its own width, nulls as -1: cheaper than `ints` to compare, over
+    the long columns (the plays' trick and position)."""
+    values = table.column(column)
+    if values.null_count:
+        values = pc.fill_null(values, -1)
+    return np.asarray(values.to_numpy(zero_copy_only=False))
+
+
 def floats(table: pa.Table, column: str) -> Floats:
     """A column as float64, nulls as NaN."""
     return np.asarray(table.column(column).to_numpy(zero_copy_only=False), dtype=np.float64)
+
+
+def bools(table: pa.Table, column: str) -> Bools:
+    """A column of booleans, nulls as False."""
+    values = table.column(column)
+    if values.null_count:
+        values = pc.fill_null(values, False)
+    return np.asarray(values.to_numpy(zero_copy_only=False), dtype=bool)
 
 
 def codes(values: pa.ChunkedArray | pa.Array, words: list[str] | tuple[str, ...]) -> Ints:
@@ -61,15 +85,28 @@ def codes(values: pa.ChunkedArray | pa.Array, words: list[str] | tuple[str, ...]
     value_set = pa.array(list(words), pa.string())
     found: list[Ints] = []
     for chunk in chunks:
-        if isinstance(chunk, pa.DictionaryArray):
-            mapped = _filled(pc.index_in(chunk.dictionary, value_set=value_set))
-            indices = _filled(chunk.indices)
-            found.append(
-                np.where(indices >= 0, mapped[np.maximum(indices, 0)], -1) if len(mapped) else indices
-            )
-        else:
+        if not isinstance(chunk, pa.DictionaryArray):
             found.append(_filled(pc.index_in(chunk, value_set=value_set)))
+            continue
+        mapped = np.append(_filled(pc.index_in(chunk.dictionary, value_set=value_set)), -1)
+        indices = chunk.indices
+        if indices.null_count:  # a null's index: the -1 appended to the dictionary's codes
+            indices = pc.fill_null(indices, len(chunk.dictionary))
+        found.append(mapped[indices.to_numpy(zero_copy_only=False)])
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def distinct(values: pa.ChunkedArray | pa.Array) -> tuple[Ints, list[Any]]:
+    """The distinct values of a column and each row's index among them (-1 for a null), so that
+    a check parses each distinct string once (the calls' values, say)."""
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    words: list[Any] = []
+    found: list[Ints] = [np.zeros(0, dtype=np.int64)]
+    for chunk in chunks:
+        encoded = chunk if isinstance(chunk, pa.DictionaryArray) else pc.dictionary_encode(chunk)
+        found.append(_filled(encoded.indices) + np.where(_filled(encoded.indices) >= 0, len(words), 0))
+        words += encoded.dictionary.to_pylist()
+    return np.concatenate(found), words
 
 
 def list_lengths(lists: pa.Array) -> Ints:
@@ -79,7 +116,9 @@ def list_lengths(lists: pa.Array) -> Ints:
 
 def _filled(array: pa.Array | pa.ChunkedArray) -> Ints:
     """Integers as int64, nulls as -1."""
-    return np.asarray(pc.fill_null(array, -1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    if array.null_count:
+        array = pc.fill_null(array, -1)
+    return np.asarray(array.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
 def deal_keys(table: pa.Table) -> Ints:
@@ -96,3 +135,83 @@ def row_ranges(keys: Ints, wanted: Ints) -> tuple[Ints, Ints]:
 def is_sorted(keys: Ints) -> bool:
     """Whether keys never decrease (the order the converter writes rows in)."""
     return bool(np.all(keys[1:] >= keys[:-1]))
+
+
+def ranks(count: Ints) -> Ints:
+    """0, 1, ... within each run of `count` rows, for all runs one after the other."""
+    starts = np.repeat(np.cumsum(count) - count, count)
+    return np.arange(int(count.sum())) - starts
+
+
+def options_of(games: pa.Table) -> list[dict[str, Any]]:
+    """Each record's options (the games rows' `options` JSON), each distinct text parsed once."""
+    texts = games.column("options").to_pylist()
+    parsed = {text: orjson.loads(text) for text in set(texts)}
+    return [parsed[text] for text in texts]
+
+
+@dataclass(frozen=True)
+class Deals:
+    """Each record's deals rows, in order: which rows (`rows`, a record's deals one after the
+    other), each one's games row (`game_of`) and key (`keys`), and the records whose deals rows
+    are as many as the record's deals (`counted`, by games row)."""
+
+    rows: Ints
+    game_of: Ints
+    keys: Ints
+    counted: Bools
+
+
+def record_deals(rows: ColumnRows) -> Deals | None:
+    """The deals of each record of the rows, or None when the games or deals rows are out of the
+    converter's order (then nothing can be proven)."""
+    games, deals = rows.games, rows.deals
+    game_ids, keys = ints(games, "game_id"), deal_keys(deals)
+    if not (np.all(game_ids[1:] > game_ids[:-1]) and is_sorted(keys)):
+        return None
+    first, count = row_ranges(keys >> 32, game_ids)
+    chosen = first.repeat(count) + ranks(count)
+    game_of = np.repeat(np.arange(games.num_rows), count)
+    return Deals(chosen, game_of, keys[chosen], count == ints(games, "n_deals"))
+
+
+def by_record(game_of: Ints, deal_ok: Bools, n_games: int) -> Bools:
+    """Whether every deal of each record (by games row) is proven."""
+    bad = np.bincount(game_of, weights=~deal_ok, minlength=n_games)
+    return np.asarray(bad == 0)
+
+
+def written_scores(scores: pa.Table, score_keys: Ints, keys: Ints, computed: Numbers) -> tuple[Bools, Floats]:
+    """Whether each deal's written scores (one scores row a seat, in seat order) are the computed
+    ones (k, n) (no result written only when every score is 0), and its running totals (k, n)
+    as the scores rows give them."""
+    k, n = computed.shape
+    first, count = row_ranges(score_keys, keys)
+    if scores.num_rows == 0:
+        return np.zeros(k, dtype=bool), np.full((k, n), np.nan)
+    ok = count == n
+    at = np.minimum(first[:, None] + np.arange(n), scores.num_rows - 1)
+    ok &= np.all(ints(scores, "seat")[at] == np.arange(n), axis=1)
+    written, totals = floats(scores, "score")[at], floats(scores, "total")[at]
+    unwritten = np.all(np.isnan(written), axis=1)
+    ok &= np.where(unwritten, np.all(computed == 0, axis=1), np.all(written == computed, axis=1))
+    return ok, totals
+
+
+def totals_ok(game_of: Ints, scores: Numbers, totals: Floats) -> Bools:
+    """Whether each deal's running totals are the sums of its record's scores so far (deals of
+    one record one after the other, `game_of` non-decreasing)."""
+    running = np.cumsum(scores, axis=0)
+    start = np.searchsorted(game_of, game_of, "left")
+    running -= np.where((start > 0)[:, None], running[np.maximum(start - 1, 0)], 0)
+    matching: Bools = np.all(totals == running, axis=1)
+    return matching
+
+
+def rotation_ok(game_of: Ints, dealer: Ints, n: int, step: int = 1) -> Bools:
+    """Whether each deal after a record's first is dealt by the seat `step` after the previous
+    deal's dealer, at a table of `n`."""
+    follows = np.zeros(len(game_of), dtype=bool)
+    follows[1:] = game_of[1:] == game_of[:-1]
+    rotated: Bools = ~follows | (dealer == (np.roll(dealer, 1) + step) % n)
+    return rotated

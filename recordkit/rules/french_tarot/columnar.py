@@ -1,13 +1,17 @@
 """French Tarot's columnar check: a row group of an archive replayed with NumPy, all deals at once.
 
 The same rules as the record path (spec/rules/french-tarot.md), over arrays of deals instead of
-one deal at a time: the deal (tarot.deal.*, the Petit sec), the auction (tarot.auction.*), the
-discard (tarot.discard.*), every card (tarot.play.*: follow suit, trump, overtrump, the Excuse),
-the winners, the count and the score (tarot.score.*), and the running totals and dealer rotation.
-It covers the FFT default options at three and four players, deals written as bare words and
-codes (`as_written`), without announcements; a record with anything else, or anything wrong, is
-left unproven and goes to the record path, which explains what is wrong. The tests hold it to
-the record path on generated archives with injected faults.
+one deal at a time: the deal (tarot.deck, tarot.deal.*, the Petit sec), the auction
+(tarot.auction.*), the five-player call (tarot.call.*: the partner), the discard
+(tarot.discard.*), the poignées (tarot.poignee.*), every card (tarot.play.*: follow suit, trump,
+overtrump, the Excuse, the five-player first lead), the winners, the count and the score
+(tarot.score.*), the goulash (tarot.goulash.*), and the running totals and dealer rotation. It
+covers three, four and five players and every option of `TarotOptions`, deals written as bare
+words and codes (`as_written`); a slam or misère announced, a slam (the attack taking every
+trick, or the Excuse led to the last trick by a side that took all the others), and anything
+wrong are left unproven and go to the record path, which explains what is wrong. The tests hold
+it to the record path on generated archives with injected faults (tests/test_columnar.py), and
+each rule it restates to the ruleset's own function (tests/test_tarot_columnar.py).
 """
 
 from __future__ import annotations
@@ -17,22 +21,27 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import orjson
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from recordkit.rules.columns import (
     Bools,
     ColumnRows,
-    Floats,
     Ints,
+    bools,
+    by_record,
     codes,
     deal_keys,
-    floats,
+    distinct,
     ints,
     is_sorted,
     list_lengths,
+    narrow_ints,
+    options_of,
+    record_deals,
+    rotation_ok,
     row_ranges,
+    totals_ok,
+    written_scores,
 )
 from recordkit.rules.french_tarot.cards import (
     BOUTS,
@@ -47,17 +56,29 @@ from recordkit.rules.french_tarot.cards import (
     TARGETS,
     TRUMP_SUIT,
 )
+from recordkit.rules.french_tarot.contract import is_honour, needed_honours
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import BIDS, COEFFICIENTS
-from recordkit.rules.french_tarot.scoring import GARDE
+from recordkit.rules.french_tarot.scoring import GARDE, POIGNEE_BONUS, POIGNEE_LEVELS, POIGNEE_THRESHOLDS
 
-NONE, EXACT, OTHER = 0, 1, 2
-"""The shape of a deal's calls or plays rows: none, exactly the expected ones, anything else."""
-NO_DISCARD = -2
-PLAYERS = (3, 4)
-"""Table sizes the columnar check covers (five players, with the called King, take the record path)."""
-DEFAULT_OPTIONS = TarotOptions().model_dump(mode="json")
+PLAYERS = (3, 4, 5)
+"""Table sizes the columnar check covers."""
+DEFAULTS = TarotOptions().model_dump(mode="json")
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "discard_policy": ("fft", "source_permissive"),
+    "excuse_last_trick": ("to_other_side", "to_trick_winner"),
+    "petit_sec": ("annul", "ignore"),
+    "all_pass": ("redeal", "goulash"),
+    "misere": (False, True),
+    "called_suit_first_lead_ban": ("off", "lead_card", "suit_setting_card"),
+}
+"""Each option's readings the columns know, by name (`defence_slam_bonus` is any number)."""
+KINDS = ("bid", "discard", "call", "announce")
+BID, DISCARD, CALL, ANNOUNCE = range(len(KINDS))
 CARDS = len(DECK.codes)
+CARD_IDS = {code: card for card, code in enumerate(DECK.codes)}
+BONUS = np.array([POIGNEE_BONUS[level] for level in POIGNEE_LEVELS] + [0])
+"""Each poignée level's bonus (tarot.score.poignee), and 0 for none (level -1)."""
 SUIT_OF = np.array(SUITS, dtype=np.int64)
 HALF = np.array(HALF_POINTS, dtype=np.int64)
 IS_BOUT = np.array([bool(BOUTS >> c & 1) for c in range(CARDS)])
@@ -68,7 +89,12 @@ PLAIN_NOT_KING = (SUIT_OF < TRUMP_SUIT) & ~IS_KING
 TARGET = np.array(TARGETS, dtype=np.int64)
 COEFFICIENT = np.array(COEFFICIENTS, dtype=np.int64)
 GARDE_SANS = BIDS.index("garde_sans")
-DEFENCE_SLAM = DEFAULT_OPTIONS["defence_slam_bonus"]
+CALLABLE = np.array([is_honour(c) for c in range(CARDS)] + [False])
+"""tarot.call.card, from the ruleset's own `is_honour` (the last entry: no card)."""
+NEEDED = (
+    np.array([needed_honours(c) for c in range(CARDS)], dtype=object)[:, None] >> np.arange(CARDS)
+) & 1 == 1
+"""tarot.call.rank, from the ruleset's own `needed_honours`: the cards a taker must hold to call each card."""
 SUIT_8 = SUIT_OF.astype(np.int8)
 TRUMP_RANK = np.where(SUIT_OF == TRUMP_SUIT, np.arange(CARDS), -1).astype(np.int8)
 """Each card's id if it is a trump (trumps rank by id), else -1."""
@@ -78,96 +104,149 @@ PLAIN_SUIT_BIT = np.where(np.arange(6) < TRUMP_SUIT, 1 << np.arange(6), 0).astyp
 """A led suit's bit in a set of suits held, 0 for trumps (following trumps is `TRUMP_BIT`)."""
 
 
-def prove_columns(rows: ColumnRows) -> Bools:
-    """Which games (by games row) are proven clean: header, every deal, rotation and totals."""
-    games, deals = rows.games, rows.deals
-    n_games = games.num_rows
-    game_ids = ints(games, "game_id")
-    players = ints(games, "n_players")
-    options_ok = np.array(
-        [_default_options(text) for text in games.column("options").to_pylist()], dtype=bool
-    )
-    game_ok = rows.header_ok & options_ok
-    keys = deal_keys(deals)
-    joined = Joined(rows, deal_keys(rows.calls), deal_keys(rows.plays), deal_keys(rows.scores))
-    if not all(is_sorted(k) for k in (game_ids, keys, joined.call_keys, joined.play_keys, joined.score_keys)):
-        return np.zeros(n_games, dtype=bool)
-    first, count = row_ranges(keys >> 32, game_ids)
-    game_ok &= count == ints(games, "n_deals")
-    game_row = np.repeat(np.arange(n_games), count)  # each deal's games row (deals of unknown games: none)
-    covered = np.zeros(deals.num_rows, dtype=bool)
-    covered[first.repeat(count) + _ranks(count)] = True
-    deal_ok = np.zeros(deals.num_rows, dtype=bool)
-    for n in PLAYERS:
-        chosen = np.flatnonzero(covered)[players[game_row] == n]
-        if chosen.size:
-            deal_ok[chosen] = _prove_deals(
-                n, joined, keys[chosen], deals.take(chosen), game_row[players[game_row] == n]
-            )
-    bad = np.bincount(game_row, weights=~deal_ok[covered], minlength=n_games)
-    proven: Bools = game_ok & (bad == 0)
-    return proven
+@dataclass(frozen=True)
+class Variant:
+    """The options of each deal's record, as arrays (one entry a deal)."""
+
+    permissive: Bools
+    """discard_policy source_permissive: anything but a bout may be discarded."""
+    to_winner: Bools
+    """excuse_last_trick to_trick_winner: the Excuse in the last trick goes to its winners."""
+    annul: Bools
+    """petit_sec annul: a Petit sec voids the deal."""
+    goulash: Bools
+    """all_pass goulash: a deal everybody passes is played (the record path's)."""
+    ban: Ints
+    """called_suit_first_lead_ban: 0 off, 1 lead_card, 2 suit_setting_card."""
+    slam_bonus: Ints
+    """defence_slam_bonus."""
+
+    def take(self, rows: Ints) -> Variant:
+        """The options of these deals."""
+        return Variant(*(np.asarray(getattr(self, name))[rows] for name in self.__dataclass_fields__))
 
 
 @dataclass(frozen=True)
-class Joined:
-    """The rows with the (game_id, deal) key of each calls, plays and scores row, computed once."""
+class Keys:
+    """The (game_id, deal) key of every calls, plays and scores row, computed once."""
 
-    rows: ColumnRows
-    call_keys: Ints
-    play_keys: Ints
-    score_keys: Ints
-
-
-def _default_options(text: str) -> bool:
-    return bool(orjson.loads(text) == DEFAULT_OPTIONS)
+    calls: Ints
+    plays: Ints
+    scores: Ints
 
 
-def _ranks(count: Ints) -> Ints:
-    """0, 1, ... within each run of `count` rows, for all runs one after the other."""
-    starts = np.repeat(np.cumsum(count) - count, count)
-    return np.arange(int(count.sum())) - starts
+def prove_columns(rows: ColumnRows) -> Bools:
+    """Which games (by games row) are proven clean: header, options, every deal, rotation and totals."""
+    games = rows.games
+    n_games = games.num_rows
+    deals = record_deals(rows)
+    keys = Keys(deal_keys(rows.calls), deal_keys(rows.plays), deal_keys(rows.scores))
+    if deals is None or not all(is_sorted(k) for k in (keys.calls, keys.plays, keys.scores)):
+        return np.zeros(n_games, dtype=bool)
+    known, variant = variants(options_of(games))
+    players = ints(games, "n_players")[deals.game_of]
+    deal_ok = np.zeros(len(deals.rows), dtype=bool)
+    for n in PLAYERS:
+        at = np.flatnonzero(players == n)
+        if not at.size:
+            continue
+        chosen = deals.rows[at]
+        whole = len(chosen) == rows.deals.num_rows  # every row, in order (`record_deals`)
+        table = rows.deals if whole else rows.deals.take(chosen)
+        game_of = deals.game_of[at]
+        deal_ok[at] = _prove_deals(n, rows, keys, deals.keys[at], table, game_of, variant.take(game_of))
+    proven: Bools = rows.header_ok & deals.counted & known & by_record(deals.game_of, deal_ok, n_games)
+    return proven
 
 
-def _prove_deals(n: int, joined: Joined, keys: Ints, deals: pa.Table, game_of: Ints) -> Bools:
+def variants(options: list[dict[str, Any]]) -> tuple[Bools, Variant]:
+    """Which records' options the columns know (every name of `TarotOptions`, a reading of
+    `CHOICES`), and the options of each record."""
+    known = np.array(
+        [
+            set(o) == set(DEFAULTS)
+            and all(o[name] in values for name, values in CHOICES.items())
+            and type(o["defence_slam_bonus"]) is int
+            for o in options
+        ],
+        dtype=bool,
+    )
+    chosen = [o if ok else DEFAULTS for o, ok in zip(options, known, strict=True)]
+
+    def each(test: Any) -> Any:
+        return np.array([test(o) for o in chosen])
+
+    return known, Variant(
+        each(lambda o: o["discard_policy"] == "source_permissive").astype(bool),
+        each(lambda o: o["excuse_last_trick"] == "to_trick_winner").astype(bool),
+        each(lambda o: o["petit_sec"] == "annul").astype(bool),
+        each(lambda o: o["all_pass"] == "goulash").astype(bool),
+        each(lambda o: CHOICES["called_suit_first_lead_ban"].index(o["called_suit_first_lead_ban"])).astype(
+            np.int64
+        ),
+        each(lambda o: o["defence_slam_bonus"]).astype(np.int64),
+    )
+
+
+def _prove_deals(
+    n: int, rows: ColumnRows, keys: Keys, deal_key: Ints, deals: pa.Table, game_of: Ints, variant: Variant
+) -> Bools:
     """Each deal's verdict, for `n`-player deals (`game_of`: each deal's games row, in order)."""
     size, dog_size = HAND_SIZES[n], DOG_SIZES[n]
     k = deals.num_rows
+    rows_k = np.arange(k)
     dealer = ints(deals, "dealer")
     status = codes(deals.column("status"), ("played", "annulled"))
     played, annulled = status == 0, status == 1
-    written = np.asarray(pc.fill_null(deals.column("as_written"), False).to_numpy(zero_copy_only=False))
-    ok = (annulled | played) & written & (dealer >= 0) & (dealer < n)
-    hands, dog = (
-        _cards_of(deals.column("hands"), n, size),
-        _cards_of(deals.column("dog"), None, dog_size)[:, 0],
-    )
+    ok = (annulled | played) & bools(deals, "as_written") & (dealer >= 0) & (dealer < n)
+    hands = _cards_of(deals.column("hands"), n, size)
+    dog = _cards_of(deals.column("dog"), None, dog_size)[:, 0]
     dealt = _dealt(np.concatenate([hands.reshape(k, n * size), dog], axis=1), n, size, dog_size)
-    ok &= np.all(dealt >= 0, axis=1)  # tarot.deal.cards: every card once, in the right sizes
+    ok &= dealt[:, 0] >= 0  # tarot.deck, tarot.deal.sizes: every card once, in the right sizes
     petit_sec = np.any((TRUMP_OR_EXCUSE[hands].sum(axis=2) == 1) & np.any(hands == PETIT, axis=2), axis=1)
-    ok &= petit_sec == annulled  # tarot.deal.petit-sec: the deal is annulled, and only then
+    ok &= np.where(variant.annul, petit_sec == annulled, ~annulled)  # tarot.deal.petit-sec
 
-    bids, discard, calls_shape = _calls(joined.rows.calls, joined.call_keys, keys, n, dog_size)
-    contract, taker, auction_ok = _auction(bids, dealer, n)
-    ok &= np.where(annulled, calls_shape == NONE, (calls_shape == EXACT) & auction_ok)
+    calls = _calls(rows.calls, keys.calls, deal_key, n, dog_size)
+    contract, taker, auction_ok = _auction(calls.bids, dealer, n)
     takes = played & (contract > 0)
+    goulash = played & (contract == 0) & variant.goulash  # tarot.goulash: everybody passed, cards played
     needs_discard = takes & (contract <= GARDE)
-    ok &= np.where(needs_discard, discard[:, 0] >= 0, discard[:, 0] == NO_DISCARD) | annulled
-    ok &= ~needs_discard | _discard_ok(dealt, discard, taker, n)
-    cards, plays_shape = _plays(joined.rows.plays, joined.play_keys, keys, n, size)
-    ok &= np.where(takes, plays_shape == EXACT, plays_shape == NONE)
+    ok &= np.where(annulled, calls.count == 0, calls.shape_ok(takes, needs_discard) & auction_ok)
+    poignees = calls.poignees(n + (n == 5) * takes + dog_size * needs_discard)
+    ok &= poignees.readable
+    partner = np.full(k, -1)
+    if n == 5:  # tarot.call.*: an honour, the higher ones held; its holder the partner
+        called = np.where(takes, calls.called, CARDS)
+        ok &= ~takes | CALLABLE[called]
+        held = dealt == taker[:, None]
+        ok &= ~takes | ~np.any(NEEDED[np.minimum(called, CARDS - 1)] & ~held, axis=1)
+        holder = dealt[rows_k, np.minimum(called, CARDS - 1)]
+        partner = np.where(takes & (holder < n) & (holder != taker), holder, -1)
+    ok &= ~needs_discard | _discard_ok(dealt, calls.discard, taker, n, variant.permissive)
+    cards, plays_ok, plays_none = _plays(rows.plays, keys.plays, deal_key, n, size)
+    ok &= np.where(takes | goulash, plays_ok, plays_none)
 
-    scores = np.zeros((k, n), dtype=np.int64)
+    scores = np.zeros((k, n))
     playing = np.flatnonzero(ok & takes)
     if playing.size:
         legal, scored = _play_and_score(
-            dealt[playing], discard[playing], cards[playing],
-            dealer[playing], taker[playing], contract[playing], n,
+            Contract(
+                dealt[playing], calls.discard[playing], cards[playing], dealer[playing],
+                taker[playing], partner[playing], contract[playing],
+                calls.called[playing] if n == 5 else np.full(playing.size, -1),
+                poignees.take(playing),
+            ),
+            variant.take(playing),
         )  # fmt: skip
         ok[playing] &= legal
         scores[playing] = scored
-    written_ok, totals = _written_scores(joined.rows.scores, joined.score_keys, keys, scores)
-    verdicts: Bools = ok & written_ok & _rotation_and_totals(game_of, dealer, scores, totals, n)
+    free = np.flatnonzero(ok & goulash)
+    if free.size:
+        legal, scored_halves = _goulash(dealt[free], cards[free], dealer[free])
+        ok[free] &= legal
+        scores[free] = scored_halves / 2
+    scores_ok, totals = written_scores(rows.scores, keys.scores, deal_key, scores)
+    verdicts: Bools = ok & scores_ok & rotation_ok(game_of, dealer, n) & totals_ok(game_of, scores, totals)
     return verdicts
 
 
@@ -187,31 +266,122 @@ def _cards_of(column: pa.ChunkedArray, groups: int | None, size: int) -> Ints:
     row_ok = counts == (groups or 1)
     row_ok[row_of_group[lengths != size]] = False
     out = np.full((k, groups or 1, size), -1, dtype=np.int64)
-    if row_ok.any():
+    if row_ok.all() and len(ids) == k * (groups or 1) * size:
+        out[:] = ids.reshape(out.shape)
+    elif row_ok.any():
         out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, groups or 1, size)
     return out
 
 
-def _calls(calls: pa.Table, call_keys: Ints, keys: Ints, n: int, dog_size: int) -> tuple[Ints, Ints, Ints]:
-    """Each deal's bids (k, n) and discard (k, dog_size, NO_DISCARD when none) from the calls
-    rows, and their shape: NONE, EXACT (n bids, then nothing or a whole discard) or OTHER."""
+@dataclass(frozen=True)
+class Poignees:
+    """Each deal's poignées (k, n slots in the order shown): the level (an index of
+    `POIGNEE_LEVELS`, -1 for an empty slot), the seat, the cards shown (k, n, 78); and whether
+    every announcement of the deal is a poignée of known cards (`readable`: a slam or a misère
+    is the record path's)."""
+
+    levels: Ints
+    seats: Ints
+    shown: Bools
+    readable: Bools
+
+    def take(self, rows: Ints) -> Poignees:
+        """The poignées of these deals."""
+        return Poignees(self.levels[rows], self.seats[rows], self.shown[rows], self.readable[rows])
+
+
+@dataclass(frozen=True)
+class Calls:
+    """Each deal's calls rows (k, the most a deal has): their kinds (an index of `KINDS`, -1 past
+    the deal's rows), how many, the bids (k, n), the called card and the discard (k, dog_size);
+    each row's value (an index of `levels` and `shown`, the value read as a poignée) and seat."""
+
+    kinds: Ints
+    count: Ints
+    bids: Ints
+    called: Ints
+    discard: Ints
+    values: Ints
+    seats: Ints
+    levels: Ints
+    shown: Bools
+    n: int
+
+    def shape_ok(self, takes: Bools, needs_discard: Bools) -> Bools:
+        """Whether the rows are the n bids, then the call (five players, when someone takes), the
+        discard (a petite or a garde) and up to n announcements (when someone takes), and
+        nothing else."""
+        k, width = self.kinds.shape
+        n, has_call = self.n, self.n == 5
+        expected = np.full((k, width), -1)
+        expected[:, :n] = BID
+        start = n + has_call
+        if has_call:
+            expected[takes, n] = CALL
+        expected[needs_discard, start : start + DOG_SIZES[n]] = DISCARD
+        prefix = n + has_call * takes + DOG_SIZES[n] * needs_discard
+        announced = self.count - prefix
+        at = np.arange(width)
+        expected = np.where((at >= prefix[:, None]) & (at < self.count[:, None]), ANNOUNCE, expected)
+        counted = (announced >= 0) & (announced <= np.where(takes, n, 0))
+        shaped: Bools = counted & np.all(self.kinds == expected, axis=1)
+        return shaped
+
+    def poignees(self, prefix: Ints) -> Poignees:
+        """The announcements after the first `prefix` rows of each deal (`shape_ok`), as poignées."""
+        k = len(prefix)
+        slot = np.minimum(prefix[:, None] + np.arange(self.n), self.kinds.shape[1] - 1)
+        used = np.arange(self.n) < (self.count - prefix)[:, None]
+        values = np.where(used, np.take_along_axis(self.values, slot, axis=1), -1)
+        levels = np.where(values >= 0, self.levels[np.maximum(values, 0)], -1)
+        readable = np.all(~used | (levels >= 0), axis=1)
+        seats = np.where(used, np.take_along_axis(self.seats, slot, axis=1), -1)
+        shown = (
+            self.shown[np.maximum(values, 0)] & used[:, :, None] if k else np.zeros((0, self.n, CARDS), bool)
+        )
+        return Poignees(levels, seats, shown, readable)
+
+
+def _calls(calls: pa.Table, call_keys: Ints, keys: Ints, n: int, dog_size: int) -> Calls:
+    """Each deal's calls rows, up to the bids, the call, a whole discard and n announcements."""
     first, count = row_ranges(call_keys, keys)
-    kind = codes(calls.column("kind"), ("bid", "discard"))
-    bid = codes(calls.column("value"), BIDS)
-    card = codes(calls.column("value"), DECK.codes)
-    last = max(calls.num_rows - 1, 0)
-    at = np.minimum(first[:, None] + np.arange(n + dog_size), last)
-    kinds = np.full(at.shape, -1) if calls.num_rows == 0 else kind[at]
-    bids_are = np.all(kinds[:, :n] == 0, axis=1)
-    discard_is = np.all(kinds[:, n:] == 1, axis=1)
-    shape = np.full(len(keys), OTHER)
-    shape[count == 0] = NONE
-    shape[(count == n) & bids_are] = EXACT
-    shape[(count == n + dog_size) & bids_are & discard_is] = EXACT
-    bids = bid[at[:, :n]] if calls.num_rows else np.full((len(keys), n), -1)
-    discard = card[at[:, n:]] if calls.num_rows else np.full((len(keys), dog_size), -1)
-    discard[count == n] = NO_DISCARD
-    return bids, discard, shape
+    start = n + (n == 5)
+    width = start + dog_size + n
+    k = len(keys)
+    if calls.num_rows == 0:
+        none = np.full((k, width), -1)
+        nothing = np.zeros((0, CARDS), dtype=bool)
+        return Calls(
+            none, count, none[:, :n], none[:, 0], none[:, start:], none, none, none[0, :0], nothing, n
+        )
+    at = np.minimum(first[:, None] + np.arange(width), calls.num_rows - 1)
+    past = np.arange(width) >= count[:, None]
+    kinds = np.where(past, -1, codes(calls.column("kind"), KINDS)[at])
+    value = calls.column("value")
+    bids = codes(value, BIDS)[at[:, :n]]
+    cards = codes(value, DECK.codes)[at[:, n : start + dog_size]]
+    called = np.where(cards[:, 0] >= 0, cards[:, 0], CARDS) if n == 5 else np.full(k, CARDS)
+    rows, texts = distinct(value)
+    levels, shown = _read_poignees(texts)
+    seats = np.where(past, -1, ints(calls, "seat")[at])
+    return Calls(kinds, count, bids, called, cards[:, start - n :], rows[at], seats, levels, shown, n)
+
+
+def _read_poignees(texts: list[Any]) -> tuple[Ints, Bools]:
+    """Each distinct value of the calls read as a poignée (`poignee LEVEL CARDS...`, as `describe`
+    writes it): its level (-1 for anything else, or cards not each a known card once) and the
+    cards shown."""
+    levels = np.full(len(texts), -1)
+    shown = np.zeros((len(texts), CARDS), dtype=bool)
+    for index, text in enumerate(texts):
+        words = text.split(" ") if isinstance(text, str) else []
+        if len(words) < 2 or words[0] != "poignee" or words[1] not in POIGNEE_LEVELS:
+            continue
+        cards = [CARD_IDS.get(word, -1) for word in words[2:]]
+        if min(cards, default=-1) >= 0 and len(set(cards)) == len(cards):
+            levels[index] = POIGNEE_LEVELS.index(words[1])
+            shown[index, cards] = True
+    return levels, shown
 
 
 def _auction(bids: Ints, dealer: Ints, n: int) -> tuple[Ints, Ints, Bools]:
@@ -229,79 +399,107 @@ def _dealt(cards: Ints, n: int, size: int, dog_size: int) -> Ints:
     """Who was dealt each card (deal, card): a seat, `n` for the dog; -1 throughout a deal whose
     cards (the hands, then the dog) are not the 78 cards once each."""
     k = len(cards)
-    dealt = np.full((k, CARDS), -1, dtype=np.int64)
-    holders = np.repeat(np.arange(n + 1), [size] * n + [dog_size])
-    dealt[np.arange(k)[:, None], np.maximum(cards, 0)] = holders
-    dealt[~np.all(cards >= 0, axis=1)] = -1
-    return dealt
+    dealt = np.full(k * CARDS, -1, dtype=np.int8)
+    holders = np.repeat(np.arange(n + 1, dtype=np.int8), [size] * n + [dog_size])
+    dealt[(np.maximum(cards, 0) + (np.arange(k) * CARDS)[:, None]).ravel()] = np.tile(holders, k)
+    by_deal = dealt.reshape(k, CARDS)
+    by_deal[~np.all(cards >= 0, axis=1) | np.any(by_deal < 0, axis=1)] = -1
+    return by_deal.astype(np.int64)
 
 
-def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int) -> Bools:
-    """tarot.discard.*: distinct cards from the hand and the dog, no bout, no King, and trumps
-    only as many as the plain cards leave room for."""
+def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int, permissive: Bools) -> Bools:
+    """tarot.discard.*: distinct cards from the hand and the dog, no bout, and (FFT) no King and
+    trumps only as many as the plain cards leave room for."""
     rows = np.arange(len(discard))
     cards = np.maximum(discard, 0)
     own = (dealt == taker[:, None]) | (dealt == n)  # the taker's hand with the dog
     ok = np.all(discard >= 0, axis=1) & np.all(np.diff(np.sort(discard, axis=1), axis=1) != 0, axis=1)
     ok &= np.all(own[rows[:, None], cards], axis=1)
-    ok &= ~np.any(IS_BOUT[cards] | IS_KING[cards], axis=1)
+    ok &= ~np.any(IS_BOUT[cards], axis=1)
     needed = np.maximum(0, discard.shape[1] - (own & PLAIN_NOT_KING).sum(axis=1))
-    allowed: Bools = ok & (IS_TRUMP[cards].sum(axis=1) <= needed)
+    fft = ~np.any(IS_KING[cards], axis=1) & (IS_TRUMP[cards].sum(axis=1) <= needed)
+    allowed: Bools = ok & (permissive | fft)
     return allowed
 
 
-def _plays(plays: pa.Table, play_keys: Ints, keys: Ints, n: int, size: int) -> tuple[Ints, Ints]:
-    """Each deal's cards (k, tricks, n) in the order played, and the shape of its plays rows:
-    NONE, EXACT (every trick whole, in order) or OTHER."""
+def _plays(plays: pa.Table, play_keys: Ints, keys: Ints, n: int, size: int) -> tuple[Ints, Bools, Bools]:
+    """Each deal's cards (k, tricks, n) in the order played, whether its plays rows are every
+    trick whole and in order, and whether it has none."""
     first, count = row_ranges(play_keys, keys)
     per_deal = size * n
-    shape = np.where(count == 0, NONE, OTHER)
     whole = np.flatnonzero(count == per_deal)
     cards = np.full((len(keys), size, n), -1, dtype=np.int64)
+    exact = np.zeros(len(keys), dtype=bool)
     if whole.size:
-        at = first[whole, None] + np.arange(per_deal)
-        trick, position = ints(plays, "trick")[at], ints(plays, "position")[at]
-        ids = codes(plays.column("card"), DECK.codes)[at]
-        in_order = np.all(trick == np.repeat(np.arange(1, size + 1), n), axis=1)
-        in_order &= np.all(position == np.tile(np.arange(1, n + 1), size), axis=1)
-        in_order &= np.all(ids >= 0, axis=1)
-        shape[whole[in_order]] = EXACT
+        trick, position = narrow_ints(plays, "trick"), narrow_ints(plays, "position")
+        ids = codes(plays.column("card"), DECK.codes)
+        if whole.size * per_deal != plays.num_rows or np.any(
+            first[whole] != np.arange(whole.size) * per_deal
+        ):
+            at = (first[whole, None] + np.arange(per_deal)).ravel()  # else every row, in order
+            trick, position, ids = trick[at], position[at], ids[at]
+        ids = ids.reshape(-1, per_deal)
+        tricks_in_order = np.repeat(np.arange(1, size + 1), n).astype(trick.dtype)
+        positions_in_order = np.tile(np.arange(1, n + 1), size).astype(position.dtype)
+        in_order = np.all(trick.reshape(-1, per_deal) == tricks_in_order, axis=1)
+        in_order &= np.all(position.reshape(-1, per_deal) == positions_in_order, axis=1)
+        exact[whole] = in_order & np.all(ids >= 0, axis=1)
         cards[whole] = ids.reshape(-1, size, n)
-    return cards, shape
+    return cards, exact, count == 0
 
 
-def _play_and_score(
-    dealt: Ints,
-    discard: Ints,
-    cards: Ints,
-    dealer: Ints,
-    taker: Ints,
-    contract: Ints,
-    n: int,
-) -> tuple[Bools, Ints]:
+@dataclass(frozen=True)
+class Contract:
+    """Deals with a taker, as arrays (one entry a deal): who held each card (`_dealt`), the
+    discard, the cards played (deal, trick, position), the dealer, taker, partner (-1: none),
+    contract, called card (-1: none) and poignées."""
+
+    dealt: Ints
+    discard: Ints
+    cards: Ints
+    dealer: Ints
+    taker: Ints
+    partner: Ints
+    contract: Ints
+    called: Ints
+    poignees: Poignees
+
+    def attack(self, seats: Ints) -> Bools:
+        """Whether each seat (an array whose first axis is the deal's) is the taker or his partner."""
+        shape = (-1,) + (1,) * (seats.ndim - 1)
+        on: Bools = (seats == self.taker.reshape(shape)) | (seats == self.partner.reshape(shape))
+        return on
+
+
+def _play_and_score(deals: Contract, variant: Variant) -> tuple[Bools, Ints]:
     """Play every trick of deals with a taker (tarot.play.*), then count and score them
     (tarot.score.*). Deals whose last trick the Excuse may take, or where the attack takes every
     trick (slam rules), are left unproven."""
-    k, tricks = len(cards), cards.shape[1]
+    cards = deals.cards
+    k, tricks, n = cards.shape
     rows = np.arange(k)
-    dog = dealt == n
-    with_discard = contract <= GARDE  # petite and garde take the dog into the hand, then discard
-    owner = np.where(dog & with_discard[:, None], taker[:, None], dealt)
-    owner[rows[with_discard, None], discard[with_discard]] = -1
-    ok, seats, winners = _play(owner, cards, (dealer + 1) % n)
-    attack_won = winners == taker[:, None]
+    dog = deals.dealt == n
+    with_discard = deals.contract <= GARDE  # petite and garde take the dog into the hand, then discard
+    owner = np.where(dog & with_discard[:, None], deals.taker[:, None], deals.dealt)
+    owner[rows[with_discard, None], deals.discard[with_discard]] = -1
+    ok, seats, winners, suits_held = _play(owner, cards, (deals.dealer + 1) % n)
+    ok &= ~_first_lead_banned(deals, suits_held, variant.ban)
+    ok &= _poignees_ok(deals, owner)
+    attack_won = deals.attack(winners)
     last = tricks - 1
     excuse_led_last = cards[:, last, 0] == EXCUSE
-    ok &= ~(excuse_led_last & np.all(attack_won[:, :last] == (seats[:, last, 0] == taker)[:, None], axis=1))
+    leader_attacks = deals.attack(seats[:, last, 0])
+    ok &= ~(excuse_led_last & np.all(attack_won[:, :last] == leader_attacks[:, None], axis=1))
     ok &= ~np.all(attack_won, axis=1)
-    return ok, _scores(cards, seats, winners, taker, contract, discard, dog, n)
+    return ok, _scores(deals, seats, winners, variant)
 
 
-def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, Ints]:
+def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, Ints, npt.NDArray[np.uint8]]:
     """Every trick of every deal at once: each card held and played once (tarot.play.held) and
     legal (tarot.play.follow, .trump, .overtrump; the Excuse at any time), and who won each trick
     by rank. `owner` is the seat holding each card when the play starts (-1: none). Returns the
-    verdicts, the seat of each card played (deal, trick, position) and each trick's winner.
+    verdicts, the seat of each card played (deal, trick, position), each trick's winner, and the
+    suits each card's player still held (deal, trick, position).
 
     A seat's hand before a trick is the cards it plays from that trick on, once every card it
     plays is its own and played once; so the play is checked without replaying it card by card:
@@ -315,18 +513,20 @@ def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, In
     best = np.argmax(rank, axis=2)
     moved = np.concatenate([np.zeros((k, 1), dtype=np.int64), np.cumsum(best, axis=1)[:, :-1]], axis=1)
     leaders = (first_leader[:, None] + moved) % n
-    seats = (leaders[:, :, None] + np.arange(n)) % n
+    seats, seat_at, position_of = _turns(leaders, n)
     played = cards.reshape(k, -1)
-    ok = np.all(np.take_along_axis(owner, played, axis=1) == seats.reshape(k, -1), axis=1)
-    seen = np.zeros((k, CARDS), dtype=bool)
-    seen[np.arange(k)[:, None], played] = True
-    ok &= seen.sum(axis=1) == tricks * n
-    by_seat = np.take_along_axis(card, (np.arange(n) - leaders[:, :, None]) % n, axis=2)
-    suits_held = np.take_along_axis(_from_here_on(SUIT_BIT[by_seat], np.bitwise_or), seats, axis=2)
-    top_held = np.take_along_axis(_from_here_on(TRUMP_RANK[by_seat], np.maximum), seats, axis=2)
-    high = np.concatenate(
-        [np.full((k, tricks, 1), -1, dtype=np.int8), np.maximum.accumulate(trump, axis=2)[:, :, :-1]], axis=2
-    )
+    flat = played + (np.arange(k) * CARDS)[:, None]
+    ok = np.all(owner.astype(np.int8).ravel()[flat] == seats.reshape(k, -1), axis=1)
+    seen = np.zeros(k * CARDS, dtype=bool)
+    seen[flat] = True
+    ok &= seen.reshape(k, CARDS).sum(axis=1) == tricks * n
+    by_seat = card.ravel()[position_of].reshape(card.shape)
+    suits_held = _from_here_on(SUIT_BIT[by_seat], np.bitwise_or).ravel()[seat_at].reshape(card.shape)
+    top_held = _from_here_on(TRUMP_RANK[by_seat], np.maximum).ravel()[seat_at].reshape(card.shape)
+    high = np.empty_like(trump)  # the highest trump before each card of its trick (-1: none)
+    high[:, :, 0] = -1
+    for at in range(1, n):  # a pass a position: cheaper than accumulating over a short axis
+        np.maximum(high[:, :, at - 1], trump[:, :, at - 1], out=high[:, :, at])
     position = np.arange(n)
     opens = ((position == 0) & ~excuse[:, :, :1]) | ((position == 1) & excuse[:, :, :1])
     follows = ~excuse & ~opens
@@ -335,7 +535,22 @@ def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, In
     bad |= off & (trump < 0) & ((suits_held & TRUMP_BIT) != 0)  # tarot.play.trump
     bad |= follows & (trump >= 0) & (trump < high) & (top_held > high)  # tarot.play.overtrump
     ok &= ~bad.any(axis=(1, 2))
-    return ok, seats, (leaders + best) % n
+    return ok, seats, (leaders + best) % n, suits_held
+
+
+def _turns(leaders: Ints, n: int) -> tuple[Ints, npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """From each trick's leader: the seat at each position (deal, trick, position), and flat
+    indices into a (deal, trick, n) array of the seat at each position (by position) and of the
+    position of each seat (by seat). Int32 arithmetic without a modulo: cheaper than
+    `take_along_axis` over the tricks of a row group."""
+    k, tricks = leaders.shape
+    lead = leaders.astype(np.int32)[:, :, None]
+    base = (np.arange(k * tricks, dtype=np.int32) * n).reshape(k, tricks, 1)
+    seat = np.arange(n, dtype=np.int32) + lead
+    seat -= n * (seat >= n)
+    position = np.arange(n, dtype=np.int32) - lead
+    position += n * (position < 0)
+    return seat.astype(np.int64), (seat + base).ravel(), (position + base).ravel()
 
 
 def _from_here_on(values: npt.NDArray[Any], combine: np.ufunc) -> npt.NDArray[Any]:
@@ -344,18 +559,91 @@ def _from_here_on(values: npt.NDArray[Any], combine: np.ufunc) -> npt.NDArray[An
     return combine.accumulate(values[:, ::-1], axis=1)[:, ::-1]
 
 
-def _scores(
-    cards: Ints,
-    seats: Ints,
-    winners: Ints,
-    taker: Ints,
-    contract: Ints,
-    discard: Ints,
-    dog: Bools,
-    n: int,
-) -> Ints:
+def _goulash(dealt: Ints, cards: Ints, dealer: Ints) -> tuple[Bools, Ints]:
+    """A goulash's play (tarot.play.*, nobody holding the dog) and each seat's score in half
+    points (tarot.goulash.settlement: the points every other player took, less n - 1 times its
+    own), the Excuse kept by its player (tarot.goulash.excuse: exchanged before the last trick,
+    winning the last)."""
+    k, tricks, n = cards.shape
+    ok, seats, winners, _held = _play(dealt, cards, (dealer + 1) % n)
+    last = tricks - 1
+    excuse_last = cards[:, last] == EXCUSE
+    with_excuse = np.flatnonzero(excuse_last.any(axis=1))
+    winners[with_excuse, last] = seats[with_excuse, last][excuse_last[with_excuse]]
+    winner = np.broadcast_to(winners[:, :, None], cards.shape)
+    excuse = (cards == EXCUSE) & (seats != winner)
+    kept_by = np.where(excuse, seats, winner)
+    owner = np.full(k * CARDS, -1, dtype=np.int64)
+    owner[(cards + (np.arange(k) * CARDS)[:, None, None]).ravel()] = kept_by.ravel()
+    owner = owner.reshape(k, CARDS)
+    taken = np.stack([(owner == seat).astype(np.int64) @ HALF for seat in range(n)], axis=1)
+    exchange = excuse.any(axis=(1, 2))  # the Excuse's player gives the trick's winner half a point
+    player = seats[excuse]
+    gainer = winner[excuse]
+    taken[np.flatnonzero(exchange), player] -= 1
+    taken[np.flatnonzero(exchange), gainer] += 1
+    halves: Ints = taken.sum(axis=1)[:, None] - n * taken
+    return ok, halves
+
+
+def _first_lead_banned(deals: Contract, suits_held: npt.NDArray[np.uint8], ban: Ints) -> Bools:
+    """tarot.play.first-lead: five players, the first trick opened in the called card's suit
+    (not the called card itself) by a seat that held another suit; with `suit_setting_card`,
+    also the card after a led Excuse."""
+    cards = deals.cards
+    called = deals.called
+    suit = SUIT_OF[np.maximum(called, 0)]
+    other = ~SUIT_BIT[np.maximum(called, 0)]
+
+    def opens_in_called_suit(position: int) -> Bools:
+        card = cards[:, 0, position]
+        elsewhere = (suits_held[:, 0, position] & other) != 0
+        opened: Bools = (SUIT_OF[card] == suit) & (card != called) & elsewhere
+        return opened
+
+    banned = opens_in_called_suit(0) | ((ban == 2) & (cards[:, 0, 0] == EXCUSE) & opens_in_called_suit(1))
+    applies: Bools = (called >= 0) & (ban > 0) & banned
+    return applies
+
+
+def _poignees_ok(deals: Contract, owner: Ints) -> Bools:
+    """tarot.poignee.*: each seat shows one poignée at most, of exactly the level's number of
+    trumps (the Excuse standing in for one only when its player holds no other trump), all held
+    before the first card (the taker: with the trumps he discarded). `owner` is who holds each
+    card when the play starts. Only the deals with a poignée are looked at."""
+    ok = np.ones(len(owner), dtype=bool)
+    shown_in = np.flatnonzero(np.any(deals.poignees.levels >= 0, axis=1))
+    if shown_in.size:
+        ok[shown_in] = _shown_ok(deals.poignees.take(shown_in), owner[shown_in], deals, shown_in)
+    return ok
+
+
+def _shown_ok(poignees: Poignees, owner: Ints, deals: Contract, rows: Ints) -> Bools:
+    """`_poignees_ok` for deals (`rows` of `deals`) that show poignées."""
+    shown, levels, seats = poignees.shown, poignees.levels, poignees.seats
+    n = deals.cards.shape[2]
+    taker, contract, discard = deals.taker[rows], deals.contract[rows], deals.discard[rows]
+    has = levels >= 0
+    threshold = np.array(POIGNEE_THRESHOLDS[n])[np.maximum(levels, 0)]
+    ok = np.all(~has | ((shown.sum(axis=2) == threshold) & (seats >= 0) & (seats < n)), axis=1)
+    ok &= ~np.any(shown & ~TRUMP_OR_EXCUSE, axis=(1, 2))  # tarot.poignee.trumps
+    twice = has[:, :, None] & has[:, None, :] & (seats[:, :, None] == seats[:, None, :])
+    ok &= ~np.any(twice & ~np.eye(levels.shape[1], dtype=bool), axis=(1, 2))  # tarot.poignee.once
+    discarded = np.zeros_like(owner, dtype=bool)
+    with_discard = np.flatnonzero(contract <= GARDE)
+    discarded[with_discard[:, None], discard[with_discard]] = True
+    taker_shows = (seats == taker[:, None])[:, :, None]
+    hand = (owner[:, None, :] == seats[:, :, None]) | (taker_shows & discarded[:, None, :] & IS_TRUMP)
+    ok &= ~np.any(shown & ~hand, axis=(1, 2))  # tarot.poignee.held
+    hidden = np.any(hand & IS_TRUMP & ~shown, axis=2)
+    allowed: Bools = ok & ~np.any(shown[:, :, EXCUSE] & hidden, axis=1)  # tarot.poignee.excuse
+    return allowed
+
+
+def _scores(deals: Contract, seats: Ints, winners: Ints, variant: Variant) -> Ints:
     """Each seat's score (tarot.score.*): the attack's card points after the Excuse exchange,
-    bouts, target, petit au bout, the defence's slam, and the split -S each, taker (n-1)S."""
+    bouts, target, petit au bout, the defence's slam, and the split (tarot.score.split)."""
+    cards, contract, n = deals.cards, deals.contract, deals.cards.shape[2]
     k, tricks = winners.shape
     rows = np.arange(k)
     last = tricks - 1
@@ -363,62 +651,37 @@ def _scores(
     excuse = (cards == EXCUSE) & (seats != winner)
     excuse_kept = excuse & (np.arange(tricks) < last)[None, :, None]
     excuse_last = excuse & (np.arange(tricks) == last)[None, :, None]  # tarot.excuse.last-trick
-    attack = taker[:, None, None]
-    to_attack = np.where(
-        excuse_kept, seats == attack, np.where(excuse_last, seats != attack, winner == attack)
-    )
-    owned = np.zeros((k, CARDS), dtype=bool)
-    owned[rows[:, None, None], cards] = to_attack
-    exchanged = excuse_kept & ((seats == attack) != (winner == attack))
-    adjust = np.sum(np.where(exchanged, np.where(winner == attack, 1, -1), 0), axis=(1, 2))
+    seat_attacks, winner_attacks = deals.attack(seats), deals.attack(winner)
+    last_to = np.where(variant.to_winner[:, None, None], winner_attacks, ~seat_attacks)
+    to_attack = np.where(excuse_kept, seat_attacks, np.where(excuse_last, last_to, winner_attacks))
+    owned = np.zeros(k * CARDS, dtype=bool)
+    owned[(cards + (rows * CARDS)[:, None, None]).ravel()] = to_attack.ravel()
+    owned = owned.reshape(k, CARDS)
+    exchanged = excuse_kept & (seat_attacks != winner_attacks)
+    adjust = np.sum(np.where(exchanged, np.where(winner_attacks, 1, -1), 0), axis=(1, 2))
+    dog = deals.dealt == n
     discarded = np.zeros_like(dog)
     with_discard = contract <= GARDE
-    discarded[rows[with_discard, None], discard[with_discard]] = True
+    discarded[rows[with_discard, None], deals.discard[with_discard]] = True
     owned |= np.where(with_discard[:, None], discarded, (contract == GARDE_SANS)[:, None] & dog)
     points = owned.astype(np.int64) @ HALF + adjust
-    bouts = (owned & IS_BOUT).sum(axis=1)
-    target = TARGET[bouts]
+    target = TARGET[(owned & IS_BOUT).sum(axis=1)]
     made = points >= 2 * target
     rounded = np.where(made, (points + 1) // 2, points // 2)
-    sign = np.where(made, 1, -1)
     coefficient = COEFFICIENT[contract]
-    final = cards[:, last]
-    petit = np.where(np.any(final == PETIT, axis=1), np.where(winners[:, last] == taker, 1, -1), 0)
-    defence_slam = np.where(np.all(winners != taker[:, None], axis=1), -DEFENCE_SLAM, 0)
+    last_attacks = deals.attack(winners[:, last])
+    petit = np.where(np.any(cards[:, last] == PETIT, axis=1), np.where(last_attacks, 1, -1), 0)
+    defence_slam = np.where(np.all(~deals.attack(winners), axis=1), -variant.slam_bonus, 0)
+    sign = np.where(made, 1, -1)
+    poignees = BONUS[deals.poignees.levels].sum(axis=1)  # tarot.score.poignee: to the contract's winners
     per_defender = (
-        sign * (25 + np.abs(rounded - target)) * coefficient + petit * 10 * coefficient + defence_slam
+        sign * (25 + np.abs(rounded - target)) * coefficient
+        + petit * 10 * coefficient
+        + sign * poignees
+        + defence_slam
     )
     scores = np.repeat(-per_defender[:, None], n, axis=1)
-    scores[rows, taker] = (n - 1) * per_defender
+    partnered = deals.partner >= 0
+    scores[rows, deals.taker] = (n - 1 - 2 * partnered) * per_defender
+    scores[rows[partnered], deals.partner[partnered]] = per_defender[partnered]
     return scores
-
-
-def _written_scores(scores: pa.Table, score_keys: Ints, keys: Ints, computed: Ints) -> tuple[Bools, Floats]:
-    """Whether each deal's written scores are the computed ones (no result only when every score
-    is 0), and its running totals (k, n) as the scores rows give them."""
-    k, n = computed.shape
-    first, count = row_ranges(score_keys, keys)
-    ok = count == n
-    at = np.minimum(first[:, None] + np.arange(n), max(scores.num_rows - 1, 0))
-    if scores.num_rows == 0:
-        return np.zeros(k, dtype=bool), np.full((k, n), np.nan)
-    ok &= np.all(ints(scores, "seat")[at] == np.arange(n), axis=1)
-    written, totals = floats(scores, "score")[at], floats(scores, "total")[at]
-    unwritten = np.all(np.isnan(written), axis=1)
-    ok &= np.where(unwritten, np.all(computed == 0, axis=1), np.all(written == computed, axis=1))
-    return ok, totals
-
-
-def _rotation_and_totals(game_of: Ints, dealer: Ints, scores: Ints, totals: Floats, n: int) -> Bools:
-    """Each deal dealt by the seat after the previous deal's dealer (tarot.deal.rotation), and the
-    running totals the sums of the scores so far (tarot.score.totals)."""
-    k = len(game_of)
-    follows = np.zeros(k, dtype=bool)
-    follows[1:] = game_of[1:] == game_of[:-1]
-    previous = np.roll(dealer, 1)
-    ok = ~follows | (dealer == (previous + 1) % n)
-    running = np.cumsum(scores, axis=0)
-    start = np.searchsorted(game_of, game_of, "left")
-    running -= np.where((start > 0)[:, None], running[np.maximum(start - 1, 0)], 0)
-    matching: Bools = ok & np.all(totals == running, axis=1)
-    return matching

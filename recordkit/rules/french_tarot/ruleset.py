@@ -276,6 +276,8 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         problems = self._close_phases(state, target)
         if _over(state):  # an all-pass auction closed by a later action
             return problems + self._after_end(state, action)
+        if state.phase > target:  # the same, in a goulash: the deal skips the call and the dog
+            return problems + self._out_of_place(state, action)
         handlers = {
             "bid": contract.take_bid,
             "call": contract.take_call,
@@ -626,12 +628,13 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         return columnar.prove_columns(rows)
 
     def as_written(self, table: Table, deal: dict[str, Any], state: TarotState, calls: list[Action]) -> bool:
-        """The auction, discard and tricks written as bare words and codes (no seats, leaders,
-        winners or card points; a call or announcements are rows the written list lacks) and one
-        score and total a seat, so that the calls, plays and scores rows hold them all, in order."""
+        """The auction, call, discard, announcements and tricks written as bare words and codes
+        (no seats but the announcements', no leaders, winners or card points) and one score and
+        total a seat, so that the calls, plays and scores rows hold them all, in order."""
         tricks, auction = deal.get("tricks", []), deal.get("auction", [])
         result, discard = deal.get("result"), deal.get("discard")
-        if discard is not None and type(discard) is not str:
+        call = deal.get("call")
+        if (discard is not None and type(discard) is not str) or (call is not None and type(call) is not str):
             return False
         if any(type(t) is not str for t in tricks) or any(type(a) is not str for a in auction):
             return False
@@ -641,10 +644,18 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
             return False
         if len(deal.get("totals") or [0] * table.players) != table.players:
             return False  # the scores rows hold one score and one total a seat
-        written = [("bid", word) for word in auction] + [
-            ("discard", code) for code in (discard or "").split()
+        written: list[tuple[str, Any, int | None]] = [("bid", word, None) for word in auction]
+        written += [("call", call, None)] * (call is not None)
+        written += [("discard", code, None) for code in (discard or "").split()]
+        for announcement in deal.get("announcements") or []:
+            words = _written_announcement(announcement)
+            if words is None:
+                return False
+            written.append(("announce", *words))
+        described = [
+            (a.kind, self.describe(table, a), a.seat if a.kind == "announce" else None) for a in calls
         ]
-        if [(a.kind, self.describe(table, a)) for a in calls] != written:
+        if described != written:
             return False
         return [t.split() for t in tricks] == [[DECK.codes[c] for c in trick.cards] for trick in state.tricks]
 
@@ -687,6 +698,21 @@ def _typed_announcement(kind: str, words: list[str], seat: int | None) -> dict[s
     elif words:  # a misère's kind; after a slam, words the model then reports as unknown
         data["kind"] = " ".join(words).lower()
     return data
+
+
+def _written_announcement(announcement: object) -> tuple[str, int] | None:
+    """An announcement as a calls row describes it (`describe`) and its seat, read from the record
+    as written; None for anything but a poignée, slam or misère of plain words and a seat."""
+    if type(announcement) is not dict or type(announcement.get("seat")) is not int:
+        return None
+    kind, seat = announcement.get("type"), announcement["seat"]
+    if kind not in ("poignee", "slam", "misere"):
+        return None
+    keys = {"poignee": ("level", "cards"), "misere": ("kind",)}.get(kind, ())
+    words = [announcement.get(key) for key in keys]
+    if not all(type(word) is str for word in words):
+        return None
+    return " ".join([kind, *map(str, words)]), seat
 
 
 def _announcement_model(action: Action) -> Poignee | Slam | Misere:

@@ -71,6 +71,19 @@ def replay_deal(
     completion, problems = derive(ruleset, table, deal)
     if problems:
         return DealReplay(None, problems)
+    return replay_completed(ruleset, table, deal, completion, before)
+
+
+def replay_completed(
+    ruleset: Ruleset[Any, Any, Any],
+    table: Table,
+    deal: Any,
+    completion: Completion | None,
+    before: Sequence[int | float] | None = None,
+) -> DealReplay:
+    """Replay a deal that is no score sheet's line, with the groups its record leaves out as
+    `derive` gave them (`completion`: None for a deal written whole), so that a caller that has
+    derived them already (the fast path falling back) does not derive them again."""
     if completion is not None:
         deal = completion.deal
     actions, problems = ruleset.compile(table, deal)

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from recordkit.derive import derive
 from recordkit.diagnostics import Severity
-from recordkit.engine import replay_deal
+from recordkit.engine import replay_completed
 from recordkit.games import RULESETS
 from recordkit.limits import within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
@@ -71,6 +71,10 @@ def _quick_derived(
     for any other deal the fast path did not prove. The game's own fast derivation
     (`Ruleset.quick_completed`) is tried first: its guess of who played what stands only if the
     fast replay of the completed deal finds every card held by the seat the rules make play it."""
+    if not deal.get("tricks"):  # no card written: a passed deal, say
+        found = ruleset.quick_unplayed(table, deal, before)
+        if found is not None:
+            return found
     guessed = ruleset.quick_completed(table, deal)
     if guessed is not None:
         found = ruleset.quick_deal(table, guessed.deal, before, guessed)
@@ -86,10 +90,10 @@ def _quick_derived(
     if completion is None:
         return None
     completed = completion.deal.model_dump(mode="json", exclude_none=True)
-    found = ruleset.quick_deal(table, completed, before)
+    found = ruleset.quick_deal(table, completed, before, completion)
     if found is not None:
         return replace(found, completion=completion)
-    replay = replay_deal(ruleset, table, model, before)  # a deal not played out: its hands are partial
+    replay = replay_completed(ruleset, table, model, completion, before)  # derived once, replayed in full
     if replay.scores is None or any(v.severity != Severity.INFO for v in replay.violations):
         return None
     calls = [action for action in replay.actions if action.kind != "play"]
@@ -132,10 +136,11 @@ def _table(ruleset: Ruleset[Any, Any, Any], data: dict[str, Any]) -> Table | Non
 def _totals_after(
     ruleset: Ruleset[Any, Any, Any],
     deal: dict[str, Any],
-    scores: list[int | float],
+    scores: list[int | float] | None,
     before: list[int | float],
 ) -> list[int | float] | None:
-    """The running totals after a deal whose written result and totals match the rules' scores;
+    """The running totals after a deal whose written result and totals match the rules' scores
+    (a deal the rules do not score: its written scores, as the full validation takes them);
     None when either differs, or when a deal that scores has no result (a warning). Fields of the
     result other than the scores are the game's `quick_result_fields`, which its `quick_deal` checks."""
     result = deal.get("result")
@@ -147,9 +152,11 @@ def _totals_after(
             or not _numbers(result.get("scores"))
         ):
             return None
+        if scores is None and len(result["scores"]) == len(before):
+            scores = result["scores"]
         if result["scores"] != scores:
             return None
-    elif any(scores):
+    if scores is None or (result is None and any(scores)):
         return None
     expected = [total + score for total, score in zip(before, scores, strict=True)]
     written = deal.get("totals")

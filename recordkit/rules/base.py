@@ -96,7 +96,9 @@ class QuickDeal:
     the end of the game and the archive's tables)."""
 
     dealer: int
-    scores: list[int | float]
+    scores: list[int | float] | None
+    """None when the rules give the deal no score, as the full replay says (everybody passed and
+    the hands are not known): the written scores then stand, as in the full validation."""
     state: Any
     actions: list[Action]
     """The actions other than cards played, with their seats, as the full replay has them (for
@@ -377,6 +379,15 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         and `complete` give them; None when not sure (the full derivation then runs). Only a
         guess of who played what: `quick.clean_replays` proves it by the fast path's replay of
         the completed deal, in which every card must be held by the seat the rules make play it."""
+        return None
+
+    def quick_unplayed(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
+        """The fast path of a deal (parsed JSON) that leaves its dealt cards out and plays none
+        (everybody passed): its QuickDeal with the completion `derive` gives it, when the full
+        replay of that completion would report nothing but what it leaves unchecked; None when not
+        sure (the full derivation and replay then run). None is what a game without one says."""
         return None
 
     def forget(self, table: Table, deal: DealT) -> DealT:

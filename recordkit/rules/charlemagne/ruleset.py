@@ -280,6 +280,12 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         (see `quick_partial.quick_completed`)."""
         return quick_partial.quick_completed(table, deal)
 
+    def quick_unplayed(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
+        """The fast path of a passed deal left without its hands and kitty (`quick_partial.unplayed`)."""
+        return quick_partial.unplayed(table, deal, self.turn, self.score)
+
     def forget(self, table: Table, deal: CharlemagneDeal) -> CharlemagneDeal:
         """The deal without its hands and kitty."""
         return partial.forget(deal)

@@ -17,13 +17,13 @@ The guess is proven by the fast replay of the completed deal (`recordkit.quick`)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, Table
-from recordkit.rules.french_tarot import announcements, contract, partial
+from recordkit.rules.base import Action, Completion, QuickDeal, Table
+from recordkit.rules.french_tarot import announcements, contract, partial, quick
 from recordkit.rules.french_tarot.cards import BITS, DECK, FULL_DECK, HAND_SIZES
 from recordkit.rules.french_tarot.quick import (
     BID_VALUES,
@@ -41,6 +41,12 @@ NO_ANNOUNCEMENTS = TarotDeal.model_construct(dealer=0, announcements=[])
 RESULT_KEYS = frozenset({"scores", "points"})
 """A result the fast path reads (`quick_result_fields`): kept as written, as the model keeps it."""
 HAND_PATHS = {n: [f"hands[{seat}]" for seat in range(n)] for n in HAND_SIZES}
+WRITTEN_GROUPS = frozenset({"hands", "dog", "call", "discard"})
+"""The fields a passed deal written as a magazine prints it leaves out."""
+UNWRITTEN_RESULT: dict[str, Any] = {"scores": None}
+"""A result of scores only (the only one `unplayed` reads), and the stand-in for no result."""
+Score = Callable[[TarotState], list[int | float] | None]
+"""The ruleset's `score`."""
 
 
 def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -102,6 +108,41 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     if discard is not None:
         out["discard"] = discard
     return Completion(out, derived, unchecked)
+
+
+def unplayed(table: Table, deal: dict[str, Any], score: Score) -> QuickDeal | None:
+    """The fast path of a deal that everybody passed, written without its hands and dog (as a
+    magazine prints it): the replay `derive` completes it to, with every hand and the dog empty
+    and the checks `partial._cut_short_unchecked` names left unchecked (the hands' sizes, the cards
+    dealt to nobody, the Petit sec, the dog's size: the empty groups' only findings), its auction
+    through the fast path's own (`quick._contract`) and its score by the ruleset's `score`; None
+    for any other deal, or a result holding more than the scores."""
+    n = table.players
+    dealer, result = deal.get("dealer"), deal.get("result", UNWRITTEN_RESULT)
+    if (
+        not DEAL_KEYS.issuperset(deal)
+        or deal.keys() & WRITTEN_GROUPS
+        or deal.get("status", "played") != "played"
+        or deal.get("tricks", []) != []
+        or deal.get("announcements", []) != []
+        or type(dealer) is not int
+        or not 0 <= dealer < n
+        or type(result) is not dict
+        or not UNWRITTEN_RESULT.keys() >= result.keys()
+        or not fastread.notes_ok(deal)
+    ):
+        return None
+    state = TarotState(table, dealer, [0] * n, [0] * n, 0, HAND_SIZES[n])
+    state.scorable = False  # the empty hands break the sizes: the full replay's start says so
+    actions: list[Action] = []
+    if not quick._contract(state, deal, actions) or state.phase != Phase.DONE:
+        return None
+    out = {key: value for key, value in deal.items() if value is not None}
+    out.update(hands=[""] * n, dog="", status="played")
+    out.setdefault("announcements", [])
+    unchecked = partial._cut_short_unchecked(table, NO_ANNOUNCEMENTS, [None] * n, state)
+    completion = Completion(out, [*HAND_PATHS[n], "dog"], unchecked)
+    return QuickDeal(dealer, score(state), state, actions, completion)
 
 
 def _written(deal: dict[str, Any], n: int) -> list[str | None] | None:

@@ -67,7 +67,7 @@ def replay_deal(
     cards out is replayed with them derived from its play; a score-sheet deal is scored from the
     facts it gives, unless `sheets` is false (a deal still being recorded live is never one)."""
     if sheets and ruleset.is_sheet(deal):
-        return _sheet_deal(ruleset, table, deal, before)
+        return replay_sheet(ruleset, table, deal, before)
     completion, problems = derive(ruleset, table, deal)
     if problems:
         return DealReplay(None, problems)
@@ -102,7 +102,7 @@ def replay_completed(
     return DealReplay(state, problems, scores, actions, completion)
 
 
-def _sheet_deal(
+def replay_sheet(
     ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any, before: Sequence[int | float] | None
 ) -> DealReplay:
     """A score sheet's line: its scores by the rules from the facts written, checked against

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from recordkit.derive import derive
 from recordkit.diagnostics import Severity
-from recordkit.engine import replay_completed
+from recordkit.engine import replay_completed, replay_sheet
 from recordkit.games import RULESETS
 from recordkit.limits import within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
@@ -84,7 +84,9 @@ def _quick_derived(
         model = ruleset.Deal.model_validate(deal)
     except ValidationError:
         return None
-    if ruleset.is_sheet(model) or not ruleset.unknown(table, model):
+    if ruleset.is_sheet(model):
+        return _quick_sheet(ruleset, table, model, before)
+    if not ruleset.unknown(table, model):
         return None
     completion, _problems = derive(ruleset, table, model)
     if completion is None:
@@ -98,6 +100,18 @@ def _quick_derived(
         return None
     calls = [action for action in replay.actions if action.kind != "play"]
     return QuickDeal(model.dealer, replay.scores, replay.state, calls, replay.completion)
+
+
+def _quick_sheet(
+    ruleset: Ruleset[Any, Any, Any], table: Table, model: Any, before: list[int | float]
+) -> QuickDeal | None:
+    """A score sheet's line scored from its facts as the full validation scores it
+    (`engine.replay_sheet`), when that finds nothing but its notes; None otherwise."""
+    replay = replay_sheet(ruleset, table, model, before)
+    if any(v.severity != Severity.INFO for v in replay.violations):
+        return None
+    state = ruleset.sheet_state(table, model)
+    return QuickDeal(model.dealer, replay.scores, state, [], notes=replay.violations, sheet=True)
 
 
 def clean_header(data: Any, game: str | None = None) -> tuple[Ruleset[Any, Any, Any], Table] | None:

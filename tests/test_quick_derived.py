@@ -11,18 +11,23 @@ from __future__ import annotations
 
 import copy
 import random
+from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given
 
+from recordkit.archive import from_archive, to_archive
+from recordkit.codec import dumps, to_data
 from recordkit.derive import derive
 from recordkit.diagnostics import Severity
 from recordkit.engine import replay_deal
 from recordkit.games import RULESETS
-from recordkit.quick import clean_deals
+from recordkit.generate import generate_record
+from recordkit.quick import clean_deals, clean_replays
 from recordkit.rules.base import Ruleset, Table
-from tests.helpers import diagnostics_of
+from tests.helpers import diagnostics_of, file_codes
 from tests.test_properties import PROPERTY, games, play
 
 
@@ -184,3 +189,25 @@ def test_the_fast_path_of_a_passed_deal_is_the_full_one(game: Any) -> None:
             _held_to_full(
                 ruleset, table, ruleset.forget(table, model).model_dump(mode="json", exclude_none=True)
             )
+
+
+def test_a_score_sheet_line_takes_the_fast_path_with_its_note(tmp_path: Path) -> None:
+    """format.partial: an evening whose thrown-in deal is only its line on the score sheet (a
+    Petit sec, annulled) and whose other deals are tricks only is proven on the fast path with the
+    full path's notes, and converts to an archive and back as it was."""
+    tarot = RULESETS["french-tarot"]
+    record = to_data(generate_record(tarot, 4, 2, 7, form="tricks", player="random"))
+    deals = record["deals"]
+    totals = deals[-1]["totals"]
+    deals.append({"dealer": (deals[-1]["dealer"] + 1) % 4, "status": "annulled"})
+    deals[-1].update(result={"scores": [0] * 4}, totals=totals)
+    replays = clean_replays(record)
+    assert replays is not None and replays[-1].sheet
+    path = tmp_path / "evening.jsonl"
+    path.write_bytes(orjson.dumps(record) + b"\n")
+    assert file_codes(path) == set()  # the fast path's notes are the full path's
+    assert to_archive([str(path)], tmp_path / "archive").records == 1
+    from_archive(tmp_path / "archive", tmp_path / "back.jsonl")
+    assert (tmp_path / "back.jsonl").read_bytes() == dumps(
+        tarot.Record.model_validate(record)
+    ).encode() + b"\n"

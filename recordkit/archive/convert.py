@@ -188,7 +188,10 @@ def _replayed_fast(item: RawRecord) -> RecordReport | None:
         return None
     record = RULESETS[item.data["game"]].Record.model_validate({**item.data, "version": FORMAT_VERSION})
     replays: list[DealReplay | None] = [
-        DealReplay(deal.state, [], deal.scores, deal.actions, deal.completion) for deal in deals
+        DealReplay(
+            None if deal.sheet else deal.state, [], deal.scores, deal.actions, deal.completion, deal.sheet
+        )
+        for deal in deals
     ]
     return RecordReport(item.location, [], record, replays)
 

@@ -105,6 +105,11 @@ class QuickDeal:
     the archive's calls table)."""
     completion: Completion | None = None
     """For a deal whose record leaves dealt cards out: the deal as proven, with them derived."""
+    notes: list[Violation] = field(default_factory=list)
+    """The notes the full replay gives the deal besides its completion's (a score-sheet deal's)."""
+    sheet: bool = False
+    """True for a score-sheet deal: `state` is what `Ruleset.sheet_state` says of its end, for
+    the next dealer and the end of the game; it has no replay."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,16 +117,17 @@ def _notes(raw: RawRecord, deals: list[QuickDeal]) -> list[Diagnostic]:
     ruleset = RULESETS[raw.data["game"]]
     found = []
     for index, deal in enumerate(deals):
-        notes = list(deal.notes)
-        if deal.completion is not None and deal.completion.unchecked:
-            notes.append(not_checked(ruleset, deal.completion))
         found += [
             from_violation(
                 replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"),
                 replace(raw.location, deal=index + 1),
             )
-            for v in notes
+            for v in deal.notes
         ]
+        if deal.completion is not None and deal.completion.unchecked:  # a note with no place of its own
+            note = not_checked(ruleset, deal.completion)
+            where = replace(raw.location, deal=index + 1, path=f"deals[{index}]")
+            found.append(Diagnostic(note.code, note.severity, note.message, where, note.rule, note.expected))
     return found
 
 

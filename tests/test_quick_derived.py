@@ -75,11 +75,27 @@ def _completions(game: tuple[Ruleset[Any, Any, Any], int, dict[str, Any], int]) 
 def test_a_fast_derivation_is_the_full_one(game: Any) -> None:
     """format.partial: whenever a game derives a deal on the fast path, the completed deal, its
     derived groups and its unchecked facts are those of the full derivation."""
+    table, _ = game[0].table(game[0].Options.model_validate(game[2]), game[1])
     for fast, full in _completions(game):
         assert full is not None
         assert fast.deal == full.deal.model_dump(mode="json", exclude_none=True)
         assert fast.derived == full.derived
         assert fast.unchecked == full.unchecked
+        if fast.read is not None:
+            assert fast.read == _read(table, game[0].name, fast.deal)
+
+
+DEALT_GROUPS = {"french-tarot": ["dog"], "charlemagne": ["kitty"]}
+"""The dealt groups after the hands in a fast derivation's reading (`Completion.read`), by game."""
+
+
+def _read(table: Table, game: str, deal: dict[str, Any]) -> tuple[list[int], list[list[int]]]:
+    """What reading a completed deal's text gives: its dealt groups as bitmasks and each trick's
+    card ids (the tricks written as strings), which a fast derivation's reading must be."""
+    deck = table.deck
+    groups = [*deal["hands"], *(deal[name] for name in DEALT_GROUPS[game])]
+    masks = [deck.mask(deck.index[code] for code in text.split()) for text in groups]
+    return masks, [[deck.index[code] for code in trick.split()] for trick in deal["tricks"]]
 
 
 def _held_to_full(ruleset: Ruleset[Any, Any, Any], table: Table, deal: dict[str, Any]) -> bool:

@@ -136,6 +136,10 @@ class Completion:
     played_twice: dict[str, list[int]] = field(default_factory=dict)
     """Each card the tricks hold more than once, with the numbers of its tricks (set by
     `recordkit.derive`), for the message of the duplicate it puts in the derived hands."""
+    read: tuple[list[int], list[list[int]]] | None = None
+    """A fast derivation's reading of the completed deal's cards, which its text says exactly: the
+    dealt groups as bitmasks (in the order the game's `quick_deal` reads them) and each trick's
+    card ids, so that the fast replay need not read them back; None when not given."""
 
 
 class DealLike(Protocol):

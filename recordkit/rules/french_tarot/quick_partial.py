@@ -77,37 +77,46 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     if not derived or read is None:
         return None
     ids, played = read
-    columns = _seat_cards(state, ids)
+    columns, tricks = _seat_cards(state, ids)
     unplayed = FULL_DECK ^ played
     hands: list[str | None] = list(written)
+    masks = [  # each hand as the fast replay reads it (the taker's, when he takes the dog, below)
+        sum(map(BITS.__getitem__, columns[seat])) if hand is None else _mask(hand)
+        for seat, hand in enumerate(written)
+    ]
     taker = state.taker
     for seat in range(n):
         if written[seat] is None and not (dog_taken and seat == taker):
             hands[seat] = _text(columns[seat])
     unchecked: dict[tuple[str, int | None], str] = {}
     if not dog_taken:
+        dog_mask = unplayed if dog is None else _mask(dog)
         dog = dog if dog is not None else DECK.format_mask(unplayed)
     else:
         assert taker is not None
         laid = DECK.format_mask(unplayed)  # what nobody played: the discard
         discard = laid if discard is None else discard
-        own = [*columns[taker], *map(CARD_IDS.__getitem__, laid.split(" "))]
-        kept = sum(map(BITS.__getitem__, own))  # his hand and the dog
+        kept = sum(map(BITS.__getitem__, columns[taker])) | unplayed  # his hand and the dog
         hand = written[taker]
-        if hand is None and dog is not None:
-            hands[taker] = DECK.format_mask(kept & ~_mask(dog))
-        elif hand is not None and dog is None:
-            dog = DECK.format_mask(kept & ~_mask(hand))
-        elif hand is None:
-            split, unchecked = partial._split(table, _misere_deal(table, deal), state, kept, unplayed)
-            hands[taker] = _text([card for card in own if not split >> card & 1])
-            dog = laid if split == unplayed else DECK.format_mask(split)
+        if dog is not None:
+            dog_mask = _mask(dog)
+            if hand is None:
+                masks[taker] = kept & ~dog_mask
+                hands[taker] = DECK.format_mask(masks[taker])
+        elif hand is not None:
+            dog_mask = kept & ~masks[taker]
+            dog = DECK.format_mask(dog_mask)
+        else:
+            dog_mask, unchecked = partial._split(table, _misere_deal(table, deal), state, kept, unplayed)
+            masks[taker] = kept & ~dog_mask
+            hands[taker] = DECK.format_mask(masks[taker])
+            dog = laid if dog_mask == unplayed else DECK.format_mask(dog_mask)
     out = {key: value for key, value in deal.items() if value is not None}
     out.update(hands=hands, dog=dog, status="played")
     out.setdefault("announcements", [])
     if discard is not None:
         out["discard"] = discard
-    return Completion(out, derived, unchecked)
+    return Completion(out, derived, unchecked, read=([*masks, dog_mask], tricks))
 
 
 def unplayed(table: Table, deal: dict[str, Any], score: Score) -> QuickDeal | None:
@@ -210,18 +219,20 @@ def _trick_ids(tricks: Any, n: int, count: int) -> tuple[list[int], int] | None:
     return (ids, played) if played.bit_count() == len(ids) else None
 
 
-def _seat_cards(state: TarotState, ids: list[int]) -> list[tuple[int, ...]]:
-    """The cards each seat played: each trick led by the last one's winner by rank, the first by
-    the rules' first leader, as the blank replay of `derive` plays them."""
+def _seat_cards(state: TarotState, ids: list[int]) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+    """The cards each seat played, and each trick's cards: each trick led by the last one's winner
+    by rank, the first by the rules' first leader, as the blank replay of `derive` plays them."""
     n = state.players
     leader = state.first_leader()
     by_seat = []
+    tricks = []
     for start in range(0, len(ids), n):
         cards = ids[start : start + n]
+        tricks.append(cards)
         first = (n - leader) % n  # the position of seat 0's card
         by_seat.append(cards[first:] + cards[:first])
         leader = (leader + winner_by_rank(cards)) % n
-    return list(zip(*by_seat, strict=True))
+    return list(zip(*by_seat, strict=True)), tricks
 
 
 def _text(cards: Iterable[int]) -> str:

@@ -475,7 +475,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         before: Sequence[int | float],
         completion: Completion | None = None,
     ) -> QuickDeal | None:
-        return quick.quick_deal(table, deal)
+        return quick.quick_deal(table, deal, completion.read if completion is not None else None)
 
     def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
         """The fast derivation of a played-out deal left partial (`quick_partial.completed`)."""

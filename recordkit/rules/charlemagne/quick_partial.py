@@ -97,13 +97,15 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         return _completed(table, deal, state)
     groups, derived, unchecked = found
     out = {"status": "played", **deal}
-    out["hands"] = [_format(groups.get(path, 0)) for path in HANDS]
+    masks = [groups.get(path, 0) for path in HANDS]
+    out["hands"] = [_format(mask) for mask in masks]
     for name in GROUPS:
         if name in groups and name not in deal:
             out[name] = _format(groups[name])
             if name not in derived:
                 derived.append(name)
-    return Completion(out, derived, unchecked)
+    tricks = [trick for trick, _, _ in read]
+    return Completion(out, derived, unchecked, read=([*masks, groups.get("kitty", 0)], tricks))
 
 
 def unplayed(table: Table, deal: dict[str, Any], turn: TurnOf, score: Score) -> QuickDeal | None:

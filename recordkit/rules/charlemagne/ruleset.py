@@ -257,7 +257,7 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         completion: Completion | None = None,
     ) -> QuickDeal | None:
         """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
-        return quick.quick_deal(table, deal, self.turn)
+        return quick.quick_deal(table, deal, self.turn, completion.read if completion is not None else None)
 
     # --- partial records (spec/rules/charlemagne.md §8) ----------------------------------------
 

@@ -86,7 +86,8 @@ def test_a_fast_derivation_is_the_full_one(game: Any) -> None:
 
 
 DEALT_GROUPS = {"french-tarot": ["dog"], "charlemagne": ["kitty"]}
-"""The dealt groups after the hands in a fast derivation's reading (`Completion.read`), by game."""
+"""The dealt groups after the hands in a fast derivation's reading (`Completion.read`), by game
+(none where the hands are the only dealt groups)."""
 
 
 def _read(table: Table, game: str, deal: dict[str, Any]) -> tuple[list[int], list[list[int]]]:
@@ -94,7 +95,7 @@ def _read(table: Table, game: str, deal: dict[str, Any]) -> tuple[list[int], lis
     not have, as the Maine game's kitty, reads as no card) and each trick's card ids (the tricks
     written as strings), which a fast derivation's reading must be."""
     deck = table.deck
-    groups = [*deal["hands"], *(deal.get(name, "") for name in DEALT_GROUPS[game])]
+    groups = [*deal["hands"], *(deal.get(name, "") for name in DEALT_GROUPS.get(game, []))]
     masks = [deck.mask(deck.index[code] for code in text.split()) for text in groups]
     return masks, [[deck.index[code] for code in trick.split()] for trick in deal["tricks"]]
 
@@ -232,7 +233,7 @@ def test_a_score_sheet_line_takes_the_fast_path_with_its_note(tmp_path: Path) ->
 
 @pytest.mark.parametrize(
     ("game", "players", "options"),
-    [*PASSED_TABLES, ("charlemagne", 4, {"variant": "maine"})],
+    [*PASSED_TABLES, ("charlemagne", 4, {"variant": "maine"}), ("joffre", 3, {}), ("joffre", 4, {})],
 )
 def test_a_fast_reading_is_the_text_the_derivation_writes(
     game: str, players: int, options: dict[str, Any]

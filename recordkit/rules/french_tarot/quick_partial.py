@@ -17,7 +17,7 @@ The guess is proven by the fast replay of the completed deal (`recordkit.quick`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from itertools import repeat
 from typing import Any
 
@@ -35,7 +35,19 @@ from recordkit.rules.french_tarot.quick import (
 from recordkit.rules.french_tarot.record import Announcement, Misere, TarotDeal
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
-CODES = DECK.codes
+EIGHTS = range((len(DECK) + 7) // 8)
+TEXTS = [
+    [
+        " ".join(
+            DECK.codes[card]
+            for card in range(8 * eight, min(8 * eight + 8, len(DECK)))
+            if byte >> card % 8 & 1
+        )
+        for byte in range(256)
+    ]
+    for eight in EIGHTS
+]
+"""The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
 NO_ANNOUNCEMENTS = TarotDeal.model_construct(dealer=0, announcements=[])
 """A deal with no misère for `partial._split`, which reads only a deal's misères."""
 RESULT_KEYS = frozenset({"scores", "points"})
@@ -87,14 +99,14 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     taker = state.taker
     for seat in range(n):
         if written[seat] is None and not (dog_taken and seat == taker):
-            hands[seat] = _text(columns[seat])
+            hands[seat] = _format(masks[seat])
     unchecked: dict[tuple[str, int | None], str] = {}
     if not dog_taken:
         dog_mask = unplayed if dog is None else _mask(dog)
-        dog = dog if dog is not None else DECK.format_mask(unplayed)
+        dog = dog if dog is not None else _format(unplayed)
     else:
         assert taker is not None
-        laid = DECK.format_mask(unplayed)  # what nobody played: the discard
+        laid = _format(unplayed)  # what nobody played: the discard
         discard = laid if discard is None else discard
         kept = sum(map(BITS.__getitem__, columns[taker])) | unplayed  # his hand and the dog
         hand = written[taker]
@@ -102,15 +114,15 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
             dog_mask = _mask(dog)
             if hand is None:
                 masks[taker] = kept & ~dog_mask
-                hands[taker] = DECK.format_mask(masks[taker])
+                hands[taker] = _format(masks[taker])
         elif hand is not None:
             dog_mask = kept & ~masks[taker]
-            dog = DECK.format_mask(dog_mask)
+            dog = _format(dog_mask)
         else:
             dog_mask, unchecked = partial._split(table, _misere_deal(table, deal), state, kept, unplayed)
             masks[taker] = kept & ~dog_mask
-            hands[taker] = DECK.format_mask(masks[taker])
-            dog = laid if dog_mask == unplayed else DECK.format_mask(dog_mask)
+            hands[taker] = _format(masks[taker])
+            dog = laid if dog_mask == unplayed else _format(dog_mask)
     out = {key: value for key, value in deal.items() if value is not None}
     out.update(hands=hands, dog=dog, status="played")
     out.setdefault("announcements", [])
@@ -235,9 +247,10 @@ def _seat_cards(state: TarotState, ids: list[int]) -> tuple[list[tuple[int, ...]
     return list(zip(*by_seat, strict=True)), tricks
 
 
-def _text(cards: Iterable[int]) -> str:
-    """A group of different cards as canonical text, in deck order (`Deck.format_mask`'s text)."""
-    return " ".join(map(CODES.__getitem__, sorted(cards)))
+def _format(mask: int) -> str:
+    """`Deck.format_mask`: a group of cards as canonical text in deck order, eight cards at a time
+    (a deal writes five or six groups)."""
+    return " ".join(filter(None, [TEXTS[eight][mask >> 8 * eight & 255] for eight in EIGHTS]))
 
 
 def _mask(text: str) -> int:

@@ -12,6 +12,7 @@ facts are reported as not run (`not_checked`), never as violations.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from recordkit.diagnostics import Severity, Violation
@@ -109,10 +110,21 @@ def _played_twice(completion: Completion, message: str) -> str:
 
 def not_checked(ruleset: Ruleset[Any, Any, Any], completion: Completion) -> Violation:
     """DEAL-NOT-CHECKED: the checks a partial deal leaves without their facts, in words and by
-    the fact that is missing; a note, which never fails validation."""
+    the fact that is missing; a note, which never fails validation. Deals of an archive leave
+    the same few sets unchecked, so each note is written once (`_note`)."""
+    return _note(ruleset, tuple(completion.derived), tuple(completion.unchecked.items()))
+
+
+@lru_cache(maxsize=4096)
+def _note(
+    ruleset: Ruleset[Any, Any, Any],
+    derived: tuple[str, ...],
+    unchecked: tuple[tuple[tuple[str, int | None], str], ...],
+) -> Violation:
+    """The note of `not_checked`, from the derived paths and the unchecked facts in their order."""
     names = {**CHECK_NAMES, **ruleset.check_names}
     by_reason: dict[str, dict[int | None, list[str]]] = {}
-    for (code, seat), why in completion.unchecked.items():
+    for (code, seat), why in unchecked:
         by_reason.setdefault(why, {}).setdefault(seat, []).append(names.get(code, code))
     parts = []
     for why, by_seat in by_reason.items():
@@ -124,9 +136,9 @@ def not_checked(ruleset: Ruleset[Any, Any, Any], completion: Completion) -> Viol
             for checks, seats in groups.items()
         ]
         parts.append(f"{'; '.join(said)} ({why})")
-    derived = f"{', '.join(completion.derived)} derived from the play; " if completion.derived else ""
+    derived_text = f"{', '.join(derived)} derived from the play; " if derived else ""
     return Violation(
-        NOT_CHECKED, PARTIAL_RULE, f"{derived}not checked: {'; '.join(parts)}", severity=Severity.INFO
+        NOT_CHECKED, PARTIAL_RULE, f"{derived_text}not checked: {'; '.join(parts)}", severity=Severity.INFO
     )
 
 

@@ -67,10 +67,23 @@ def replay_deal(
     cards out is replayed with them derived from its play; a score-sheet deal is scored from the
     facts it gives, unless `sheets` is false (a deal still being recorded live is never one)."""
     if sheets and ruleset.is_sheet(deal):
-        return _sheet_deal(ruleset, table, deal, before)
+        return replay_sheet(ruleset, table, deal, before)
     completion, problems = derive(ruleset, table, deal)
     if problems:
         return DealReplay(None, problems)
+    return replay_completed(ruleset, table, deal, completion, before)
+
+
+def replay_completed(
+    ruleset: Ruleset[Any, Any, Any],
+    table: Table,
+    deal: Any,
+    completion: Completion | None,
+    before: Sequence[int | float] | None = None,
+) -> DealReplay:
+    """Replay a deal that is no score sheet's line, with the groups its record leaves out as
+    `derive` gave them (`completion`: None for a deal written whole), so that a caller that has
+    derived them already (the fast path falling back) does not derive them again."""
     if completion is not None:
         deal = completion.deal
     actions, problems = ruleset.compile(table, deal)
@@ -89,7 +102,7 @@ def replay_deal(
     return DealReplay(state, problems, scores, actions, completion)
 
 
-def _sheet_deal(
+def replay_sheet(
     ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any, before: Sequence[int | float] | None
 ) -> DealReplay:
     """A score sheet's line: its scores by the rules from the facts written, checked against

@@ -10,18 +10,17 @@ tests check it on generated, corrupted and sample records.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
 
 from recordkit.derive import derive
 from recordkit.diagnostics import Severity
-from recordkit.engine import replay_deal
+from recordkit.engine import replay_completed, replay_sheet
 from recordkit.games import RULESETS
 from recordkit.limits import within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
-from recordkit.rules.base import QuickDeal, Ruleset, Table
+from recordkit.rules.base import Completion, QuickDeal, Ruleset, Table
 
 _NUMBER = frozenset({int, float})
 
@@ -71,29 +70,53 @@ def _quick_derived(
     for any other deal the fast path did not prove. The game's own fast derivation
     (`Ruleset.quick_completed`) is tried first: its guess of who played what stands only if the
     fast replay of the completed deal finds every card held by the seat the rules make play it."""
+    if not deal.get("tricks"):  # no card written: a passed deal, say
+        found = ruleset.quick_unplayed(table, deal, before)
+        if found is not None:
+            return found
     guessed = ruleset.quick_completed(table, deal)
     if guessed is not None:
         found = ruleset.quick_deal(table, guessed.deal, before, guessed)
         if found is not None:
-            return replace(found, completion=guessed)
+            return _with(found, guessed)
     try:
         model = ruleset.Deal.model_validate(deal)
     except ValidationError:
         return None
-    if ruleset.is_sheet(model) or not ruleset.unknown(table, model):
+    if ruleset.is_sheet(model):
+        return _quick_sheet(ruleset, table, model, before)
+    if not ruleset.unknown(table, model):
         return None
     completion, _problems = derive(ruleset, table, model)
     if completion is None:
         return None
     completed = completion.deal.model_dump(mode="json", exclude_none=True)
-    found = ruleset.quick_deal(table, completed, before)
+    found = ruleset.quick_deal(table, completed, before, completion)
     if found is not None:
-        return replace(found, completion=completion)
-    replay = replay_deal(ruleset, table, model, before)  # a deal not played out: its hands are partial
+        return _with(found, completion)
+    replay = replay_completed(ruleset, table, model, completion, before)  # derived once, replayed in full
     if replay.scores is None or any(v.severity != Severity.INFO for v in replay.violations):
         return None
     calls = [action for action in replay.actions if action.kind != "play"]
     return QuickDeal(model.dealer, replay.scores, replay.state, calls, replay.completion)
+
+
+def _with(found: QuickDeal, completion: Completion) -> QuickDeal:
+    """A played deal's fast replay with the completion it proved (written out: `dataclasses.replace`
+    costs several times as much, once per deal)."""
+    return QuickDeal(found.dealer, found.scores, found.state, found.actions, completion)
+
+
+def _quick_sheet(
+    ruleset: Ruleset[Any, Any, Any], table: Table, model: Any, before: list[int | float]
+) -> QuickDeal | None:
+    """A score sheet's line scored from its facts as the full validation scores it
+    (`engine.replay_sheet`), when that finds nothing but its notes; None otherwise."""
+    replay = replay_sheet(ruleset, table, model, before)
+    if any(v.severity != Severity.INFO for v in replay.violations):
+        return None
+    state = ruleset.sheet_state(table, model)
+    return QuickDeal(model.dealer, replay.scores, state, [], notes=replay.violations, sheet=True)
 
 
 def clean_header(data: Any, game: str | None = None) -> tuple[Ruleset[Any, Any, Any], Table] | None:
@@ -132,10 +155,11 @@ def _table(ruleset: Ruleset[Any, Any, Any], data: dict[str, Any]) -> Table | Non
 def _totals_after(
     ruleset: Ruleset[Any, Any, Any],
     deal: dict[str, Any],
-    scores: list[int | float],
+    scores: list[int | float] | None,
     before: list[int | float],
 ) -> list[int | float] | None:
-    """The running totals after a deal whose written result and totals match the rules' scores;
+    """The running totals after a deal whose written result and totals match the rules' scores
+    (a deal the rules do not score: its written scores, as the full validation takes them);
     None when either differs, or when a deal that scores has no result (a warning). Fields of the
     result other than the scores are the game's `quick_result_fields`, which its `quick_deal` checks."""
     result = deal.get("result")
@@ -147,9 +171,11 @@ def _totals_after(
             or not _numbers(result.get("scores"))
         ):
             return None
+        if scores is None and len(result["scores"]) == len(before):
+            scores = result["scores"]
         if result["scores"] != scores:
             return None
-    elif any(scores):
+    if scores is None or (result is None and any(scores)):
         return None
     expected = [total + score for total, score in zip(before, scores, strict=True)]
     written = deal.get("totals")

@@ -113,16 +113,22 @@ def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:
 
 def _notes(raw: RawRecord, deals: list[QuickDeal]) -> list[Diagnostic]:
     """The notes of a record proven clean on the fast path: what each deal that left dealt cards
-    out could not check, as the full replay says it."""
+    out could not check, and each score-sheet deal's, as the full replay says them."""
     ruleset = RULESETS[raw.data["game"]]
-    return [
-        from_violation(
-            replace(not_checked(ruleset, deal.completion), path=f"deals[{index}]"),
-            replace(raw.location, deal=index + 1),
-        )
-        for index, deal in enumerate(deals)
-        if deal.completion is not None and deal.completion.unchecked
-    ]
+    found = []
+    for index, deal in enumerate(deals):
+        found += [
+            from_violation(
+                replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"),
+                replace(raw.location, deal=index + 1),
+            )
+            for v in deal.notes
+        ]
+        if deal.completion is not None and deal.completion.unchecked:  # a note with no place of its own
+            note = not_checked(ruleset, deal.completion)
+            where = replace(raw.location, deal=index + 1, path=f"deals[{index}]")
+            found.append(Diagnostic(note.code, note.severity, note.message, where, note.rule, note.expected))
+    return found
 
 
 def _check(item: Item, settings: Settings) -> RecordReport | Diagnostic:

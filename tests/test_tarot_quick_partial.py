@@ -17,10 +17,7 @@ from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.generate import generate_record
 from recordkit.rules.base import Table
-from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.options import TarotOptions
-from recordkit.rules.french_tarot.play import winning_index
-from recordkit.rules.french_tarot.quick import winner_by_rank
 from tests.helpers import TAROT
 from tests.test_properties import option_values
 
@@ -165,14 +162,3 @@ def test_odd_forms_take_the_full_derivation() -> None:
     ]
     for form in odd:
         assert TAROT.quick_completed(table, form) is None
-
-
-@settings(max_examples=500, deadline=None)
-@given(players, st.randoms(use_true_random=False))
-def test_the_winner_by_rank_is_the_rules(n: int, rng: Any) -> None:
-    """tarot.trick.winner: `quick.winner_by_rank` names the card `play.winning_index` names, for
-    any trick of different cards (half the time with the Excuse in it)."""
-    cards = rng.sample(range(len(DECK) - 1), n)
-    if rng.random() < 0.5:
-        cards[rng.randrange(n)] = len(DECK) - 1
-    assert winner_by_rank(cards) == winning_index(cards)

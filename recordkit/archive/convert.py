@@ -196,7 +196,10 @@ def _replayed_fast(item: RawRecord) -> Archived | None:
     if deals is None:
         return None
     replays: list[DealReplay | None] = [
-        DealReplay(deal.state, [], deal.scores, deal.actions, deal.completion) for deal in deals
+        DealReplay(
+            None if deal.sheet else deal.state, [], deal.scores, deal.actions, deal.completion, deal.sheet
+        )
+        for deal in deals
     ]
     ruleset, written = RULESETS[item.data["game"]], item.data.get("deals", [])
     if written_canonical(ruleset.name, written, deals):

@@ -96,13 +96,20 @@ class QuickDeal:
     the end of the game and the archive's tables)."""
 
     dealer: int
-    scores: list[int | float]
+    scores: list[int | float] | None
+    """None when the rules give the deal no score, as the full replay says (everybody passed and
+    the hands are not known): the written scores then stand, as in the full validation."""
     state: Any
     actions: list[Action]
     """The actions other than cards played, with their seats, as the full replay has them (for
     the archive's calls table)."""
     completion: Completion | None = None
     """For a deal whose record leaves dealt cards out: the deal as proven, with them derived."""
+    notes: list[Violation] = field(default_factory=list)
+    """The notes the full replay gives the deal besides its completion's (a score-sheet deal's)."""
+    sheet: bool = False
+    """True for a score-sheet deal: `state` is what `Ruleset.sheet_state` says of its end, for
+    the next dealer and the end of the game; it has no replay."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +136,10 @@ class Completion:
     played_twice: dict[str, list[int]] = field(default_factory=dict)
     """Each card the tricks hold more than once, with the numbers of its tricks (set by
     `recordkit.derive`), for the message of the duplicate it puts in the derived hands."""
+    read: tuple[list[int], list[list[int]]] | None = None
+    """A fast derivation's reading of the completed deal's cards, which its text says exactly: the
+    dealt groups as bitmasks (in the order the game's `quick_deal` reads them) and each trick's
+    card ids, so that the fast replay need not read them back; None when not given."""
 
 
 class DealLike(Protocol):
@@ -434,6 +445,15 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         and `complete` give them; None when not sure (the full derivation then runs). Only a
         guess of who played what: `quick.clean_replays` proves it by the fast path's replay of
         the completed deal, in which every card must be held by the seat the rules make play it."""
+        return None
+
+    def quick_unplayed(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
+        """The fast path of a deal (parsed JSON) that leaves its dealt cards out and plays none
+        (everybody passed): its QuickDeal with the completion `derive` gives it, when the full
+        replay of that completion would report nothing but what it leaves unchecked; None when not
+        sure (the full derivation and replay then run). None is what a game without one says."""
         return None
 
     def as_written(self, table: Table, deal: dict[str, Any], state: StateT, calls: list[Action]) -> bool:

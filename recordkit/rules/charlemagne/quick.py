@@ -52,11 +52,13 @@ Knocks = list[tuple[int, int, int, int]]
 """Knocks as (place in the play, trick, cards of it played before, seat), in the model's order."""
 
 
-def quick_deal(table: Table, deal: dict[str, Any], turn: TurnOf) -> QuickDeal | None:
+def quick_deal(
+    table: Table, deal: dict[str, Any], turn: TurnOf, read: tuple[list[int], list[list[int]]] | None = None
+) -> QuickDeal | None:
     """The deal's dealer, scores, final state and non-play actions if the full replay would find
     nothing in it; `turn` is the ruleset's, which gives an action written without a seat its seat,
-    as the engine does."""
-    state = _dealt(table, deal)
+    as the engine does; `read` the fast derivation's reading of its cards (`Completion.read`)."""
+    state = _dealt(table, deal, read[0] if read is not None else None)
     actions: list[Action] = []
     if state is None or not _before_play(state, deal, turn, actions):
         return None
@@ -66,7 +68,7 @@ def quick_deal(table: Table, deal: dict[str, Any], turn: TurnOf) -> QuickDeal | 
     if state.phase == Phase.DONE:  # everybody passed: nothing is played, the next dealer deals
         if tricks or knocks not in (None, []) or claim is not None:
             return None
-    elif not _play_phase(state, tricks, knocks, claim, actions):
+    elif not _play_phase(state, tricks, knocks, claim, actions, read[1] if read is not None else None):
         return None
     if state.phase != Phase.DONE or not state.scorable or not state.checked:
         return None
@@ -75,9 +77,10 @@ def quick_deal(table: Table, deal: dict[str, Any], turn: TurnOf) -> QuickDeal | 
     return QuickDeal(state.dealer, list(scoring.deal_scores(state)), state, actions)
 
 
-def _dealt(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
+def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) -> CharlemagneState | None:
     """The state after the deal: the right keys, a seat dealing, eight cards each, the kitty, each
-    card of the variant's deck once, and a deal that is played (not annulled nor abandoned)."""
+    card of the variant's deck once, and a deal that is played (not annulled nor abandoned);
+    `read`: the hands and kitty as bitmasks, read already."""
     if not DEAL_KEYS.issuperset(deal) or deal.get("status", "played") != "played":
         return None
     dealer, hands = deal.get("dealer"), deal.get("hands")
@@ -86,10 +89,17 @@ def _dealt(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
     if type(hands) is not list or len(hands) != PLAYERS:
         return None
     variant: str = table.options.variant
-    bits = CARD_BITS[variant]
-    masks = [fastread.group_mask(bits, hand, HAND_SIZE) for hand in hands]
-    kitty_text = deal.get("kitty")
-    kitty = 0 if kitty_text is None else fastread.group_mask(bits, kitty_text, KITTY_SIZE[variant])
+    if read is not None:
+        sizes = [mask.bit_count() for mask in read]
+        if sizes != [HAND_SIZE] * PLAYERS + [KITTY_SIZE[variant] if "kitty" in deal else 0]:
+            return None
+        masks: list[int | None] = list(read[:PLAYERS])
+        kitty: int | None = read[PLAYERS]
+    else:
+        bits = CARD_BITS[variant]
+        masks = [fastread.group_mask(bits, hand, HAND_SIZE) for hand in hands]
+        kitty_text = deal.get("kitty")
+        kitty = 0 if kitty_text is None else fastread.group_mask(bits, kitty_text, KITTY_SIZE[variant])
     if kitty is None or None in masks:  # a standard deal without its kitty misses two cards below
         return None
     dealt: list[int] = masks  # type: ignore[assignment]
@@ -168,17 +178,22 @@ def _calls(written: Any, names: dict[str, Any], field: str, kind: str) -> list[A
 
 
 def _play_phase(
-    state: CharlemagneState, tricks: list[Any], knocks: Any, claim: Any, done: list[Action]
+    state: CharlemagneState,
+    tricks: list[Any],
+    knocks: Any,
+    claim: Any,
+    done: list[Action],
+    read: list[list[int]] | None = None,
 ) -> bool:
     """Close the steps the contract skips (as the first card would), then play the tricks with the
     knocks at their places, then the claim if any; all of it must be clean. The knocks and the
-    claim are kept in `done`."""
+    claim are kept in `done`; `read`: each trick's cards, read already."""
     if state.phase < Phase.PLAY and flow.close_phases(state, Phase.PLAY):
         return False
     if state.phase != Phase.PLAY:
         return False
     placed = _knocks(tricks, knocks, state.active_count())
-    if placed is None or not _play(state, tricks, placed):
+    if placed is None or not _play(state, tricks, placed, read):
         return False
     done += [_knock(knock) for knock in placed]
     if claim is None:
@@ -235,9 +250,12 @@ def _claim(claim: Any) -> tuple[int, int] | None:
     return seat, tricks
 
 
-def _play(state: CharlemagneState, tricks: list[Any], knocks: Knocks) -> bool:
+def _play(
+    state: CharlemagneState, tricks: list[Any], knocks: Knocks, read: list[list[int]] | None = None
+) -> bool:
     """Every trick, card by card: one card from each player in the play, held and legal; then who
-    won it, and the leader and winner the record states, if any. Knocks go in at their places."""
+    won it, and the leader and winner the record states, if any. Knocks go in at their places
+    (`read`: each trick's cards, read already)."""
     size = state.active_count()
     if len(tricks) > TRICKS:
         return False
@@ -248,8 +266,12 @@ def _play(state: CharlemagneState, tricks: list[Any], knocks: Knocks) -> bool:
     places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
     done = played = 0
     leader = state.leader
-    written = fastread.tricks(ids, tricks, size)  # tricks written as strings: read in one pass
-    if written is None:
+    written = (  # tricks written as strings: read in one pass, unless the derivation read them
+        fastread.tricks(ids, tricks, size)
+        if read is None
+        else [(cards, None, None) for cards in read if len(cards) == size]
+    )
+    if written is None or len(written) != len(tricks):
         return False
     for number, (cards, stated_leader, stated_winner) in enumerate(written, start=1):
         if stated_leader not in (None, leader):

@@ -12,15 +12,23 @@ written as objects, a claim, a deal not played out, nobody bidding) give None.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Completion, PlayedTrick, Table
-from recordkit.rules.charlemagne import flow, partial
+from recordkit.rules.base import Action, Completion, PlayedTrick, QuickDeal, Table
+from recordkit.rules.charlemagne import flow, partial, quick
 from recordkit.rules.charlemagne.auction import end_auction, winning_call
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
 from recordkit.rules.charlemagne.play import settle_trick, winning_index
-from recordkit.rules.charlemagne.quick import BID_VALUES, CARD_IDS, DEAL_KEYS, FULL_DECK, exchange_actions
+from recordkit.rules.charlemagne.quick import (
+    BID_VALUES,
+    CARD_IDS,
+    DEAL_KEYS,
+    FULL_DECK,
+    TurnOf,
+    exchange_actions,
+)
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 
@@ -58,6 +66,13 @@ TEXTS = [
 """The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
 SPADES, HEARTS, DIAMONDS, CLUBS, JOKERS = TEXTS
 
+WRITTEN_GROUPS = frozenset({"hands", "kitty", "knocks", "claim"})
+"""The fields a passed deal written as a magazine prints it leaves out (or never has)."""
+UNWRITTEN_RESULT: dict[str, Any] = {"scores": None}
+"""A result of scores only (the only one `unplayed` reads), and the stand-in for no result."""
+Score = Callable[[CharlemagneState], list[int | float] | None]
+"""The ruleset's `score`."""
+
 Found = tuple[dict[str, int], list[str], partial.Unchecked]
 """The groups found (as bitmasks, by path), the derived paths and the unchecked facts."""
 
@@ -82,13 +97,50 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         return _completed(table, deal, state)
     groups, derived, unchecked = found
     out = {"status": "played", **deal}
-    out["hands"] = [_format(groups.get(path, 0)) for path in HANDS]
+    masks = [groups.get(path, 0) for path in HANDS]
+    out["hands"] = [_format(mask) for mask in masks]
     for name in GROUPS:
         if name in groups and name not in deal:
             out[name] = _format(groups[name])
             if name not in derived:
                 derived.append(name)
-    return Completion(out, derived, unchecked)
+    tricks = [trick for trick, _, _ in read]
+    return Completion(out, derived, unchecked, read=([*masks, groups.get("kitty", 0)], tricks))
+
+
+def unplayed(table: Table, deal: dict[str, Any], turn: TurnOf, score: Score) -> QuickDeal | None:
+    """The fast path of a deal that everybody passed, written without its hands and kitty: the
+    replay `derive` completes it to, with every hand (and the standard game's kitty) empty and the
+    checks `partial._not_played_out` names left unchecked (the empty groups' only findings: their
+    sizes, the cards dealt to nobody), its calls through the fast path's own
+    (`quick._before_play`) and its score by the ruleset's `score` (none: the hands are not
+    known); None for any other deal, or a result holding more than the scores."""
+    variant: str = table.options.variant
+    dealer, result = deal.get("dealer"), deal.get("result", UNWRITTEN_RESULT)
+    if (
+        not DEAL_KEYS.issuperset(deal)
+        or deal.keys() & WRITTEN_GROUPS
+        or deal.get("status", "played") != "played"
+        or deal.get("tricks", []) != []
+        or type(dealer) is not int
+        or not 0 <= dealer < PLAYERS
+        or type(result) is not dict
+        or not UNWRITTEN_RESULT.keys() >= result.keys()
+        or not fastread.notes_ok(deal)
+    ):
+        return None
+    state = CharlemagneState(table, variant, dealer, [0] * PLAYERS, [0] * PLAYERS, 0)
+    state.scorable = False  # the empty hands break the sizes: the full replay's start says so
+    actions: list[Action] = []
+    if not quick._before_play(state, deal, turn, actions) or state.phase != Phase.DONE:
+        return None
+    kitty_open = variant == "standard"
+    out = {"status": "played", **deal, "hands": [""] * PLAYERS}
+    if kitty_open:
+        out["kitty"] = ""
+    unchecked = partial._not_played_out(BLANK, state, [None] * PLAYERS, kitty_open)
+    completion = Completion(out, [*HANDS, "kitty"] if kitty_open else list(HANDS), unchecked)
+    return QuickDeal(dealer, score(state), state, actions, completion)
 
 
 def _plain(variant: str, deal: dict[str, Any]) -> bool:

@@ -261,7 +261,7 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         completion: Completion | None = None,
     ) -> QuickDeal | None:
         """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
-        return quick.quick_deal(table, deal, self.turn)
+        return quick.quick_deal(table, deal, self.turn, completion.read if completion is not None else None)
 
     # --- partial records (spec/rules/charlemagne.md §8) ----------------------------------------
 
@@ -283,6 +283,12 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         """The fast path's derivation of a deal left without its hands or kitty, straight from JSON
         (see `quick_partial.quick_completed`)."""
         return quick_partial.quick_completed(table, deal)
+
+    def quick_unplayed(
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
+    ) -> QuickDeal | None:
+        """The fast path of a passed deal left without its hands and kitty (`quick_partial.unplayed`)."""
+        return quick_partial.unplayed(table, deal, self.turn, self.score)
 
     def forget(self, table: Table, deal: CharlemagneDeal) -> CharlemagneDeal:
         """The deal without its hands and kitty."""

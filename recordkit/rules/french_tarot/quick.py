@@ -28,7 +28,7 @@ from recordkit.rules.french_tarot.cards import (
     PETIT,
     TRUMPS,
 )
-from recordkit.rules.french_tarot.play import first_lead, play_trick, winning_index
+from recordkit.rules.french_tarot.play import first_lead, play_trick
 from recordkit.rules.french_tarot.record import BIDS
 from recordkit.rules.french_tarot.scoring import (
     POIGNEE_LEVELS,
@@ -58,9 +58,12 @@ ANNOUNCEMENT_KEYS = {
 MISERE_KINDS = ("trumps", "honours")
 
 
-def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
-    """The deal's dealer, scores and final state if the full replay would find nothing in it."""
-    state = _dealt(table, deal)
+def quick_deal(
+    table: Table, deal: dict[str, Any], read: tuple[list[int], list[list[int]]] | None = None
+) -> QuickDeal | None:
+    """The deal's dealer, scores and final state if the full replay would find nothing in it;
+    `read` is the fast derivation's reading of its cards (`Completion.read`), not read again."""
+    state = _dealt(table, deal, read[0] if read is not None else None)
     if state is None:
         return None
     actions: list[Action] = []
@@ -73,7 +76,9 @@ def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
     if state.phase == Phase.DONE:  # annulled, or everybody passed: the cards are dealt again
         if tricks != [] or deal.get("announcements", []) != []:
             return None
-    elif not _announcements(state, deal.get("announcements", []), actions) or not _play(state, tricks):
+    elif not _announcements(state, deal.get("announcements", []), actions) or not _play(
+        state, tricks, read[1] if read is not None else None
+    ):
         return None
     result = deal.get("result")
     points = result.get("points") if type(result) is dict else None
@@ -84,8 +89,9 @@ def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
     return QuickDeal(state.dealer, deal_scores(state), state, actions)
 
 
-def _dealt(table: Table, deal: dict[str, Any]) -> TarotState | None:
-    """The state after the deal: the right keys, sizes and cards, all 78 once, no Petit sec."""
+def _dealt(table: Table, deal: dict[str, Any], masks: list[int] | None = None) -> TarotState | None:
+    """The state after the deal: the right keys, sizes and cards, all 78 once, no Petit sec
+    (`masks`: the hands and dog as read already)."""
     status = deal.get("status", "played")
     if not DEAL_KEYS.issuperset(deal) or status not in ("played", "annulled"):
         return None
@@ -96,7 +102,11 @@ def _dealt(table: Table, deal: dict[str, Any]) -> TarotState | None:
     hands = deal.get("hands")
     if type(dealer) is not int or not 0 <= dealer < n or type(hands) is not list or len(hands) != n:
         return None
-    masks = fastread.group_masks(CARD_BITS, [*hands, deal.get("dog")], [HAND_SIZES[n]] * n + [DOG_SIZES[n]])
+    sizes = [HAND_SIZES[n]] * n + [DOG_SIZES[n]]
+    if masks is None:
+        masks = fastread.group_masks(CARD_BITS, [*hands, deal.get("dog")], sizes)
+    elif [mask.bit_count() for mask in masks] != sizes:
+        return None
     if masks is None or reduce(or_, masks) != FULL_DECK:
         return None
     dealt, dog = masks[:n], masks[n]
@@ -193,9 +203,9 @@ def _announcement(note: Any) -> tuple[object, ...] | None:
     return ("poignee", note["level"], tuple(cards))
 
 
-def _play(state: TarotState, tricks: Any) -> bool:
+def _play(state: TarotState, tricks: Any, read: list[list[int]] | None = None) -> bool:
     """Every trick: each card held and legal (the first-lead ban too), then who won it, and the
-    leader and winner the record states, if any."""
+    leader and winner the record states, if any (`read`: each trick's cards as read already)."""
     n = state.players
     if type(tricks) is not list or len(tricks) != state.tricks_per_deal:
         return False
@@ -203,7 +213,9 @@ def _play(state: TarotState, tricks: Any) -> bool:
     leader = state.first_leader()
     order = SEAT_ORDERS[n]
     last = state.tricks_per_deal - 1
-    written = fastread.tricks(CARD_IDS, tricks, n)
+    written = (
+        fastread.tricks(CARD_IDS, tricks, n) if read is None else [(trick, None, None) for trick in read]
+    )
     if written is None:
         return False
     for index, (cards, stated_leader, stated_winner) in enumerate(written):
@@ -238,7 +250,3 @@ def _opening_allowed(state: TarotState, leader: int, cards: list[int]) -> bool:
         trick.cards.append(card)
         trick.seats.append(seat)
     return True
-
-
-winner_by_rank = winning_index
-"""`play.winning_index` by the name the fast derivation (`quick_partial`) seats the cards with."""

@@ -5,8 +5,8 @@ hands, dog or discard out, completed straight from parsed JSON (spec/rules/frenc
 The full derivation (`recordkit.derive`) replays the deal through the engine with blank hands to
 find who played each card, then `partial.complete` writes the groups in. Here the same handlers
 settle the contract (`contract.take_bid`, `take_call`, `announcements.take_announcement`: a slam's
-declarer leads), `TarotState.first_leader` gives the first leader and `quick.winner_by_rank` (the
-blank replay's `play.winning_index` in table lookups) each trick's winner; the last trick's winner
+declarer leads), `TarotState.first_leader` gives the first leader and `play.winning_index` (the rule the
+blank replay plays by) each trick's winner; the last trick's winner
 seats no card, so the Excuse's rule there does not matter. The groups follow `partial._played_out`
 (tarot.partial.hands, .discard, .taker), the split of the taker's cards by `partial._split`.
 Only the canonical form is covered (calls and tricks as bare strings, canonical codes, every card
@@ -17,30 +17,48 @@ The guess is proven by the fast replay of the completed deal (`recordkit.quick`)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from itertools import repeat
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, Table
-from recordkit.rules.french_tarot import announcements, contract, partial
+from recordkit.rules.base import Action, Completion, QuickDeal, Table
+from recordkit.rules.french_tarot import announcements, contract, partial, quick
 from recordkit.rules.french_tarot.cards import BITS, DECK, FULL_DECK, HAND_SIZES
+from recordkit.rules.french_tarot.play import winning_index
 from recordkit.rules.french_tarot.quick import (
     BID_VALUES,
     CARD_IDS,
     DEAL_KEYS,
     announcement_actions,
-    winner_by_rank,
 )
 from recordkit.rules.french_tarot.record import Announcement, Misere, TarotDeal
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
-CODES = DECK.codes
+EIGHTS = range((len(DECK) + 7) // 8)
+TEXTS = [
+    [
+        " ".join(
+            DECK.codes[card]
+            for card in range(8 * eight, min(8 * eight + 8, len(DECK)))
+            if byte >> card % 8 & 1
+        )
+        for byte in range(256)
+    ]
+    for eight in EIGHTS
+]
+"""The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
 NO_ANNOUNCEMENTS = TarotDeal.model_construct(dealer=0, announcements=[])
 """A deal with no misère for `partial._split`, which reads only a deal's misères."""
 RESULT_KEYS = frozenset({"scores", "points"})
 """A result the fast path reads (`quick_result_fields`): kept as written, as the model keeps it."""
 HAND_PATHS = {n: [f"hands[{seat}]" for seat in range(n)] for n in HAND_SIZES}
+WRITTEN_GROUPS = frozenset({"hands", "dog", "call", "discard"})
+"""The fields a passed deal written as a magazine prints it leaves out."""
+UNWRITTEN_RESULT: dict[str, Any] = {"scores": None}
+"""A result of scores only (the only one `unplayed` reads), and the stand-in for no result."""
+Score = Callable[[TarotState], list[int | float] | None]
+"""The ruleset's `score`."""
 
 
 def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -71,37 +89,81 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     if not derived or read is None:
         return None
     ids, played = read
-    columns = _seat_cards(state, ids)
+    columns, tricks = _seat_cards(state, ids)
     unplayed = FULL_DECK ^ played
     hands: list[str | None] = list(written)
+    masks = [  # each hand as the fast replay reads it (the taker's, when he takes the dog, below)
+        sum(map(BITS.__getitem__, columns[seat])) if hand is None else _mask(hand)
+        for seat, hand in enumerate(written)
+    ]
     taker = state.taker
     for seat in range(n):
         if written[seat] is None and not (dog_taken and seat == taker):
-            hands[seat] = _text(columns[seat])
+            hands[seat] = _format(masks[seat])
     unchecked: dict[tuple[str, int | None], str] = {}
     if not dog_taken:
-        dog = dog if dog is not None else DECK.format_mask(unplayed)
+        dog_mask = unplayed if dog is None else _mask(dog)
+        dog = dog if dog is not None else _format(unplayed)
     else:
         assert taker is not None
-        laid = DECK.format_mask(unplayed)  # what nobody played: the discard
+        laid = _format(unplayed)  # what nobody played: the discard
         discard = laid if discard is None else discard
-        own = [*columns[taker], *map(CARD_IDS.__getitem__, laid.split(" "))]
-        kept = sum(map(BITS.__getitem__, own))  # his hand and the dog
+        kept = sum(map(BITS.__getitem__, columns[taker])) | unplayed  # his hand and the dog
         hand = written[taker]
-        if hand is None and dog is not None:
-            hands[taker] = DECK.format_mask(kept & ~_mask(dog))
-        elif hand is not None and dog is None:
-            dog = DECK.format_mask(kept & ~_mask(hand))
-        elif hand is None:
-            split, unchecked = partial._split(table, _misere_deal(table, deal), state, kept, unplayed)
-            hands[taker] = _text([card for card in own if not split >> card & 1])
-            dog = laid if split == unplayed else DECK.format_mask(split)
+        if dog is not None:
+            dog_mask = _mask(dog)
+            if hand is None:
+                masks[taker] = kept & ~dog_mask
+                hands[taker] = _format(masks[taker])
+        elif hand is not None:
+            dog_mask = kept & ~masks[taker]
+            dog = _format(dog_mask)
+        else:
+            dog_mask, unchecked = partial._split(table, _misere_deal(table, deal), state, kept, unplayed)
+            masks[taker] = kept & ~dog_mask
+            hands[taker] = _format(masks[taker])
+            dog = laid if dog_mask == unplayed else _format(dog_mask)
     out = {key: value for key, value in deal.items() if value is not None}
     out.update(hands=hands, dog=dog, status="played")
     out.setdefault("announcements", [])
     if discard is not None:
         out["discard"] = discard
-    return Completion(out, derived, unchecked)
+    return Completion(out, derived, unchecked, read=([*masks, dog_mask], tricks))
+
+
+def unplayed(table: Table, deal: dict[str, Any], score: Score) -> QuickDeal | None:
+    """The fast path of a deal that everybody passed, written without its hands and dog (as a
+    magazine prints it): the replay `derive` completes it to, with every hand and the dog empty
+    and the checks `partial._cut_short_unchecked` names left unchecked (the hands' sizes, the cards
+    dealt to nobody, the Petit sec, the dog's size: the empty groups' only findings), its auction
+    through the fast path's own (`quick._contract`) and its score by the ruleset's `score`; None
+    for any other deal, or a result holding more than the scores."""
+    n = table.players
+    dealer, result = deal.get("dealer"), deal.get("result", UNWRITTEN_RESULT)
+    if (
+        not DEAL_KEYS.issuperset(deal)
+        or deal.keys() & WRITTEN_GROUPS
+        or deal.get("status", "played") != "played"
+        or deal.get("tricks", []) != []
+        or deal.get("announcements", []) != []
+        or type(dealer) is not int
+        or not 0 <= dealer < n
+        or type(result) is not dict
+        or not UNWRITTEN_RESULT.keys() >= result.keys()
+        or not fastread.notes_ok(deal)
+    ):
+        return None
+    state = TarotState(table, dealer, [0] * n, [0] * n, 0, HAND_SIZES[n])
+    state.scorable = False  # the empty hands break the sizes: the full replay's start says so
+    actions: list[Action] = []
+    if not quick._contract(state, deal, actions) or state.phase != Phase.DONE:
+        return None
+    out = {key: value for key, value in deal.items() if value is not None}
+    out.update(hands=[""] * n, dog="", status="played")
+    out.setdefault("announcements", [])
+    unchecked = partial._cut_short_unchecked(table, NO_ANNOUNCEMENTS, [None] * n, state)
+    completion = Completion(out, [*HAND_PATHS[n], "dog"], unchecked)
+    return QuickDeal(dealer, score(state), state, actions, completion)
 
 
 def _written(deal: dict[str, Any], n: int) -> list[str | None] | None:
@@ -169,23 +231,26 @@ def _trick_ids(tricks: Any, n: int, count: int) -> tuple[list[int], int] | None:
     return (ids, played) if played.bit_count() == len(ids) else None
 
 
-def _seat_cards(state: TarotState, ids: list[int]) -> list[tuple[int, ...]]:
-    """The cards each seat played: each trick led by the last one's winner by rank, the first by
-    the rules' first leader, as the blank replay of `derive` plays them."""
+def _seat_cards(state: TarotState, ids: list[int]) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+    """The cards each seat played, and each trick's cards: each trick led by the last one's winner
+    by rank, the first by the rules' first leader, as the blank replay of `derive` plays them."""
     n = state.players
     leader = state.first_leader()
     by_seat = []
+    tricks = []
     for start in range(0, len(ids), n):
         cards = ids[start : start + n]
+        tricks.append(cards)
         first = (n - leader) % n  # the position of seat 0's card
         by_seat.append(cards[first:] + cards[:first])
-        leader = (leader + winner_by_rank(cards)) % n
-    return list(zip(*by_seat, strict=True))
+        leader = (leader + winning_index(cards)) % n
+    return list(zip(*by_seat, strict=True)), tricks
 
 
-def _text(cards: Iterable[int]) -> str:
-    """A group of different cards as canonical text, in deck order (`Deck.format_mask`'s text)."""
-    return " ".join(map(CODES.__getitem__, sorted(cards)))
+def _format(mask: int) -> str:
+    """`Deck.format_mask`: a group of cards as canonical text in deck order, eight cards at a time
+    (a deal writes five or six groups)."""
+    return " ".join(filter(None, [TEXTS[eight][mask >> 8 * eight & 255] for eight in EIGHTS]))
 
 
 def _mask(text: str) -> int:

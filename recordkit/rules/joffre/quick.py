@@ -60,10 +60,16 @@ def play_orders(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((leader + step) % players for step in range(players)) for leader in range(players))
 
 
-def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]) -> QuickDeal | None:
+def quick_deal(
+    table: Table,
+    deal: dict[str, Any],
+    before: Sequence[int | float],
+    read: tuple[list[int], list[list[int]]] | None = None,
+) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
-    `before`, the running totals before the deal, is what the Kaiser cap looks at, as in `start`."""
-    state = _dealt(table, deal)
+    `before`, the running totals before the deal, is what the Kaiser cap looks at, as in `start`;
+    `read`, the fast derivation's reading of its cards (`Completion.read`), is not read again."""
+    state = _dealt(table, deal, read[0] if read is not None else None)
     actions: list[Action] = []
     if state is None or not _auction(state, deal.get("auction", []), actions):
         return None
@@ -71,15 +77,16 @@ def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]
     if state.phase == Phase.DONE:  # everybody passed: the cards are thrown in
         if tricks != []:
             return None
-    elif not _play(state, tricks):
+    elif not _play(state, tricks, read[1] if read is not None else None):
         return None
     state.before = list(before)
     return QuickDeal(state.dealer, deal_scores(state), state, actions)
 
 
-def _dealt(table: Table, deal: dict[str, Any]) -> JoffreState | None:
+def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) -> JoffreState | None:
     """The state after the deal: the right keys, a seat dealing, every hand of the right size,
-    the whole deck once, a played deal, a trump written canonically if at all."""
+    the whole deck once, a played deal, a trump written canonically if at all (`read`: the hands
+    as bitmasks, read already)."""
     if not DEAL_KEYS.issuperset(deal) or deal.get("status", "played") != "played":
         return None
     if not fastread.notes_ok(deal):
@@ -92,7 +99,11 @@ def _dealt(table: Table, deal: dict[str, Any]) -> JoffreState | None:
         return None
     cards = cards_for(n)
     bits = card_bits(n)
-    masks = [fastread.group_mask(bits, hand, cards.hand_size) for hand in hands]
+    masks = (
+        [fastread.group_mask(bits, hand, cards.hand_size) for hand in hands]
+        if read is None
+        else [mask if mask.bit_count() == cards.hand_size else None for mask in read]
+    )
     union = 0
     for mask in masks:
         if mask is None:
@@ -122,14 +133,15 @@ def _auction(state: JoffreState, written: Any, actions: list[Action]) -> bool:
     return state.phase != Phase.AUCTION
 
 
-def _play(state: JoffreState, tricks: Any) -> bool:
+def _play(state: JoffreState, tricks: Any, read: list[list[int]] | None = None) -> bool:
     """Every trick, card by card: held and following the nation led, the bidder's first card
-    setting the trump; then who won it, and the leader and winner the record states, if any."""
+    setting the trump; then who won it, and the leader and winner the record states, if any
+    (`read`: each trick's cards, read already)."""
     n = state.players
     cards = state.cards
     if type(tricks) is not list or len(tricks) != cards.hand_size:
         return False
-    written = fastread.tricks(card_ids(n), tricks, n)
+    written = fastread.tricks(card_ids(n), tricks, n) if read is None else [(t, None, None) for t in read]
     if written is None:
         return False
     orders = play_orders(n)

@@ -47,8 +47,14 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
             return None
     if state.phase != Phase.PLAY:
         return None
-    played = _played(state, deal["tricks"])
-    return None if played is None else completed_hands(table, dumped, played, card_bits(n))
+    read = _played(state, deal["tricks"])
+    if read is None:
+        return None
+    played, tricks = read
+    completion = completed_hands(table, dumped, played, card_bits(n))
+    if completion is not None and deal.get("hands") is None:  # every hand derived from `played`
+        completion.read = ([sum(1 << card for card in cards) for cards in played], tricks)
+    return completion
 
 
 def completed_hands(
@@ -82,9 +88,9 @@ def completed_hands(
     return Completion({**deal, "hands": completed}, derived)
 
 
-def _played(state: JoffreState, tricks: list[str]) -> list[tuple[int, ...]] | None:
+def _played(state: JoffreState, tricks: list[str]) -> tuple[list[tuple[int, ...]], list[list[int]]] | None:
     """The cards each seat played, by the rules' leaders and winners (from the bidder's lead),
-    when the tricks are the whole deck once."""
+    when the tricks are the whole deck once; with each trick's cards."""
     n = state.players
     cards = state.cards
     written = fastread.tricks(card_ids(n), tricks, n) if len(tricks) == cards.hand_size else None
@@ -101,7 +107,9 @@ def _played(state: JoffreState, tricks: list[str]) -> list[tuple[int, ...]] | No
         by_seat.append(trick[-leader:] + trick[:-leader] if leader else trick)
         leader = orders[leader][winning_index(cards, trump, trick)]  # joffre.trick.leader: the winner leads
     played = list(zip(*by_seat, strict=True))
-    return played if len(set().union(*played)) == len(cards.deck) else None
+    if len(set().union(*played)) != len(cards.deck):
+        return None
+    return played, [trick for trick, _leader, _winner in written]
 
 
 def _as_dumped(table: Table, deal: dict[str, Any]) -> dict[str, Any] | None:

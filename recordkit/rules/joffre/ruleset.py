@@ -223,7 +223,7 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         completion: Completion | None = None,
     ) -> QuickDeal | None:
         """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`)."""
-        return quick.quick_deal(table, deal, before)
+        return quick.quick_deal(table, deal, before, completion.read if completion is not None else None)
 
     # --- partial records (spec/rules/joffre.md, "Partial records") ----------------------------
 

@@ -56,9 +56,15 @@ def stage_of_words(windows: Iterable[Iterable[str]]) -> int:
     return WINDOWS + 1
 
 
-def owners(dealer: int, players: int, faceup: Sequence[object]) -> list[int]:
+def owners(dealer: int, players: int, faceup: Sequence[object]) -> tuple[int, ...]:
     """The seat each face-up card went to: dealt one by one from the forehand."""
-    return [(dealer + 1 + index) % players for index in range(len(faceup))]
+    return _owners(dealer, players, len(faceup))
+
+
+@cache
+def _owners(dealer: int, players: int, count: int) -> tuple[int, ...]:
+    """`owners` of `count` face-up cards, worked out once for each dealer and table size."""
+    return tuple((dealer + 1 + index) % players for index in range(count))
 
 
 def choosing_card(cards: Cards, faceup: list[int], tiebreak: str) -> int:
@@ -210,7 +216,8 @@ def state_of_hands(
     the face-up cards): the fast path reads the hands as masks straight from their codes."""
     cards = cards_of(table.options.deck)
     n = table.players
-    for card, seat in zip(faceup[:n], owners(dealer, n, faceup[:n]), strict=True):
+    dealt = faceup[:n]
+    for card, seat in zip(dealt, owners(dealer, n, dealt), strict=True):
         if card is not None:
             hands[seat] |= 1 << card
     complete = round_one(len(faceup), n, stage)

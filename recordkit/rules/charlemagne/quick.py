@@ -19,7 +19,7 @@ from recordkit.rules.charlemagne import flow, scoring
 from recordkit.rules.charlemagne.bids import CALL_ALIASES, DEFENCE_CALLS, INDEX, normal_call
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
 from recordkit.rules.charlemagne.play import legal_mask, settle_trick, take_knock
-from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.charlemagne.state import CharlemagneState, Phase, next_seats
 
 CARD_IDS: dict[str, fastread.CardIds] = {
     variant: {code: card for card, code in enumerate(deck.codes)} for variant, deck in DECKS.items()
@@ -267,7 +267,7 @@ def _play(
     ids = CARD_IDS[state.variant]
     ctx = state.ctx
     hands = state.hands
-    after = [state.next_active(seat) for seat in range(PLAYERS)]
+    after = next_seats(state.out)
     places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
     done = played = 0
     leader = state.leader

@@ -331,7 +331,7 @@ def test_the_sizes_of_the_rounds_are_the_rulesets(
     `faceup_size` and `hand_sizes` find nothing at the stage its words reach (a played deal), or
     at one of the stages a surrender stops (a surrendered deal: `as_written` holds it to its own)."""
     groups = min(groups, n + 1)
-    downs = [[0] * size for _ in range(max(groups, 0))]
+    downs = [size] * max(groups, 0)
     stages = (1, 2, 3) if gave_up else (WINDOWS + 1,)
     right = any(
         not faceup_size([0] * shown, n, s, "played") and not hand_sizes(downs, n, s, "played") for s in stages

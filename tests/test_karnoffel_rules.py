@@ -751,3 +751,21 @@ def test_the_game_ends_at_the_target() -> None:
     assert codes_of(record(FOUR, first, target=11)) == []
     assert codes_of(record(FOUR, first, second, target=11)) == ["DEAL-AFTER-GAME-END"]
     assert codes_of(record(FOUR, first, second, target=21)) == []
+
+
+@pytest.mark.parametrize(
+    "hands",
+    [
+        ["CJ CJ D9 H5", "C6 C2 SK D8"],  # a card twice in one hand: its bits carry into another card's
+        ["CJ S10 D9 H5", "C6 C2 DK DK"],  # the deck's last card twice: the carry passes the deck's end
+        ["CJ S10 D9 H5", "C6 C2 SK CJ"],  # a card in two hands
+        ["CJ S10 D9 H5", "C6 C2  SK"],  # a stray space
+        ["CJ S10 D9 H5", ["C6", "C2", "SK", "D8"]],  # a hand written as a list
+    ],
+)
+def test_the_fast_path_reads_hands_as_masks_and_leaves_doubts_to_the_full_path(hands: list[Any]) -> None:
+    """karnoffel.deck: the fast path sums each hand's card bits; a card written twice leaves fewer
+    bits than codes, so such a deal, like any hand not in canonical text, goes to the full replay."""
+    assert clean_deals(record(TWO, scored(LUKAS_WINS, [4, 0]))) == 1
+    data = record(TWO, scored({**LUKAS_WINS, "hands": hands}, [4, 0]))
+    assert clean_deals(data) is None

@@ -19,12 +19,17 @@ from recordkit.rules.charlemagne import flow, scoring
 from recordkit.rules.charlemagne.bids import CALL_ALIASES, DEFENCE_CALLS, INDEX, normal_call
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
 from recordkit.rules.charlemagne.play import legal_mask, settle_trick, take_knock
-from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.charlemagne.state import CharlemagneState, Phase, next_seats
 
 CARD_IDS: dict[str, fastread.CardIds] = {
     variant: {code: card for card, code in enumerate(deck.codes)} for variant, deck in DECKS.items()
 }
 CARD_BITS = {variant: fastread.card_bits(ids) for variant, ids in CARD_IDS.items()}
+GROUP_SIZES = {
+    variant: {PLAYERS: [HAND_SIZE] * PLAYERS, PLAYERS + 1: [HAND_SIZE] * PLAYERS + [KITTY_SIZE[variant]]}
+    for variant in DECKS
+}
+"""The sizes of the groups read in one pass: the hands, then the kitty when the deal writes it."""
 FULL_DECK = {variant: (1 << len(deck)) - 1 for variant, deck in DECKS.items()}
 DEAL_KEYS = frozenset(
     {"dealer", "hands", "kitty", "auction", "partner_card", "discard", "trump", "defence"}
@@ -93,22 +98,22 @@ def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) ->
         sizes = [mask.bit_count() for mask in read]
         if sizes != [HAND_SIZE] * PLAYERS + [KITTY_SIZE[variant] if "kitty" in deal else 0]:
             return None
-        masks: list[int | None] = list(read[:PLAYERS])
-        kitty: int | None = read[PLAYERS]
-    else:
-        bits = CARD_BITS[variant]
-        masks = [fastread.group_mask(bits, hand, HAND_SIZE) for hand in hands]
+        masks = list(read[:PLAYERS])
+        kitty = read[PLAYERS]
+    else:  # the hands and the kitty read in one pass
         kitty_text = deal.get("kitty")
-        kitty = 0 if kitty_text is None else fastread.group_mask(bits, kitty_text, KITTY_SIZE[variant])
-    if kitty is None or None in masks:  # a standard deal without its kitty misses two cards below
-        return None
-    dealt: list[int] = masks  # type: ignore[assignment]
+        texts = hands if kitty_text is None else [*hands, kitty_text]
+        read_now = fastread.group_masks(CARD_BITS[variant], texts, GROUP_SIZES[variant][len(texts)])
+        if read_now is None:
+            return None
+        masks = read_now[:PLAYERS]
+        kitty = 0 if kitty_text is None else read_now[PLAYERS]
     union = kitty
-    for mask in dealt:
+    for mask in masks:
         union |= mask
-    if union != FULL_DECK[variant]:
+    if union != FULL_DECK[variant]:  # a standard deal without its kitty misses two cards
         return None
-    return CharlemagneState(table, variant, dealer, list(dealt), list(dealt), kitty)
+    return CharlemagneState(table, variant, dealer, masks, masks[:], kitty)
 
 
 def _before_play(state: CharlemagneState, deal: dict[str, Any], turn: TurnOf, done: list[Action]) -> bool:
@@ -262,7 +267,7 @@ def _play(
     ids = CARD_IDS[state.variant]
     ctx = state.ctx
     hands = state.hands
-    after = [state.next_active(seat) for seat in range(PLAYERS)]
+    after = next_seats(state.out)
     places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
     done = played = 0
     leader = state.leader

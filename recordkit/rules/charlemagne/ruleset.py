@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from recordkit.cards import ids_of
@@ -46,13 +47,21 @@ from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.record import CharlemagneDeal, CharlemagneRecord, CharlemagneResult
-from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.charlemagne.state import PHASE_OF_KIND, CharlemagneState, Phase
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows
 
 CLAIM_OFFER_TRICKS = 3
 """The generator offers a claim only when this many tricks or fewer remain (claims are checked fast)."""
+KINDS = {kind: frozenset({kind}) for kind in PHASE_OF_KIND}
+"""The kinds of action open in each step that takes only one."""
+
+
+@cache
+def _turn(seat: int | None, kinds: frozenset[str]) -> Turn:
+    """A turn, built once for each seat and kinds (`turn` is asked before many actions)."""
+    return Turn(seat, kinds)
 
 
 BID_WEIGHTS: dict[str, dict[int, float]] = {
@@ -185,29 +194,29 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         phase = state.phase
         bidder = state.bidder
         if phase == Phase.AUCTION:
-            return Turn(state.seat_after(state.dealer, 1 + state.calls_made), frozenset({"bid"}))
+            return _turn(state.seat_after(state.dealer, 1 + state.calls_made), KINDS["bid"])
         assert bidder is not None or phase == Phase.DONE
         if phase == Phase.PARTNER_CARD and bidder is not None:
             if state.contract.exchange == "kitty_or_partner":
                 kinds = {"partner_card", "discard"}
                 if state.table.options.gros_charlemagne_allow_no_exchange:
                     kinds.add("trump")
-                return Turn(bidder, frozenset(kinds))
-            return Turn(state.partner(bidder), frozenset({"partner_card"}))
+                return _turn(bidder, frozenset(kinds))
+            return _turn(state.partner(bidder), KINDS["partner_card"])
         if phase in (Phase.DISCARD, Phase.TRUMP):
-            return Turn(bidder, frozenset({phase.name.lower()}))
+            return _turn(bidder, KINDS[phase.name.lower()])
         if phase == Phase.DEFENCE:
             seat = None if defence.either(state) else defence.next_to_answer(state)
-            return Turn(seat, frozenset({"defence"}))
+            return _turn(seat, KINDS["defence"])
         if phase == Phase.DEFENDER_CARD and state.defender is not None:
-            return Turn(state.partner(state.defender), frozenset({"defender_card"}))
+            return _turn(state.partner(state.defender), KINDS["defender_card"])
         if phase == Phase.DEFENDER_DISCARD:
-            return Turn(state.defender, frozenset({"defender_discard"}))
+            return _turn(state.defender, KINDS["defender_discard"])
         if phase == Phase.PLAY:
             kinds = {"play", "knock"}
             if state.current is None and state.table.options.allow_early_claim:
                 kinds.add("claim")
-            return Turn(state.to_play(), frozenset(kinds))
+            return _turn(state.to_play(), frozenset(kinds))
         return None
 
     # --- one action ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import cache
 
 from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.charlemagne.bids import LADDERS, Bid
@@ -36,6 +37,24 @@ PHASE_OF_KIND = {
     "play": Phase.PLAY,
     "claim": Phase.PLAY,
 }
+
+
+def sits_out(out: int, seat: int) -> bool:
+    """Whether the seat is among those of the bitmask `out`, who do not take part in the play."""
+    return bool(out >> seat & 1)
+
+
+@cache
+def next_seats(out: int) -> tuple[int, ...]:
+    """The next seat after each seat that takes part in the play, when the seats of the bitmask
+    `out` sit out (a lone hand's partner): worked out once for each such table."""
+    after = []
+    for seat in range(PLAYERS):
+        nxt = (seat + 1) % PLAYERS
+        while sits_out(out, nxt):
+            nxt = (nxt + 1) % PLAYERS
+        after.append(nxt)
+    return tuple(after)
 
 
 @dataclass(slots=True)
@@ -105,14 +124,11 @@ class CharlemagneState:
 
     def active(self, seat: int) -> bool:
         """Whether the seat takes part in the play (a lone hand's partner does not)."""
-        return not self.out >> seat & 1
+        return not sits_out(self.out, seat)
 
     def next_active(self, seat: int) -> int:
         """The next seat after `seat` that takes part in the play."""
-        nxt = self.seat_after(seat)
-        while not self.active(nxt):
-            nxt = self.seat_after(nxt)
-        return nxt
+        return next_seats(self.out)[seat]
 
     def active_count(self) -> int:
         """Players in the play: 4, 3 with one lone hand, 2 when a Maine defender goes alone too."""

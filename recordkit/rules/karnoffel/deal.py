@@ -6,6 +6,7 @@ Rules `karnoffel.deal.*` and `karnoffel.deck` of spec/rules/karnoffel.md.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from itertools import islice
 
 from recordkit.cards import KARNOFFEL_SUITS
@@ -21,6 +22,12 @@ SIZES_ONLY = frozenset({"DEAL-HAND-SIZE"})
 """Deal problems that leave the deal scored: how many face-down cards a seat holds does not change
 who won the tricks (and a hand known only from the cards played is short by the unplayed ones)."""
 """Face-down cards each seat holds when the deal stops after window 1, 2, 3, or is played."""
+WHEN_SIZED = {
+    0: "the deal ended in window 1, before any face-down card",
+    2: "the deal ended in window 2, after round 2",
+    4: "rounds 2 and 3 give two cards each",
+}
+"""Why a seat holds that many face-down cards, by the number (for DEAL-HAND-SIZE)."""
 
 
 def stage_of(deal: KarnoffelDeal) -> int:
@@ -49,9 +56,15 @@ def stage_of_words(windows: Iterable[Iterable[str]]) -> int:
     return WINDOWS + 1
 
 
-def owners(dealer: int, players: int, faceup: Sequence[object]) -> list[int]:
+def owners(dealer: int, players: int, faceup: Sequence[object]) -> tuple[int, ...]:
     """The seat each face-up card went to: dealt one by one from the forehand."""
-    return [(dealer + 1 + index) % players for index in range(len(faceup))]
+    return _owners(dealer, players, len(faceup))
+
+
+@cache
+def _owners(dealer: int, players: int, count: int) -> tuple[int, ...]:
+    """`owners` of `count` face-up cards, worked out once for each dealer and table size."""
+    return tuple((dealer + 1 + index) % players for index in range(count))
 
 
 def choosing_card(cards: Cards, faceup: list[int], tiebreak: str) -> int:
@@ -82,7 +95,14 @@ def sides_before(seats: Sequence[int] | None, players: int) -> list[int] | None:
     the seats' scores are not known; shared by the full replay and the fast path."""
     if seats is None or len(seats) != players:
         return None
-    return [max(seats[seat] for seat in range(players) if side_of(seat) == side) for side in (0, 1)]
+    return [max([seats[seat] for seat in side]) for side in side_seats(players)]
+
+
+@cache
+def side_seats(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats of each side (`side_of`) at a table of `players`, worked out once per size."""
+    sides = tuple(tuple(seat for seat in range(players) if side_of(seat) == side) for side in (0, 1))
+    return sides[0], sides[1]
 
 
 def faceup_entries(deal: KarnoffelDeal) -> list[str | None] | None:
@@ -139,7 +159,7 @@ def set_up(
     if deal.faceup is not None:
         problems += faceup_size(faceup, n, stage, deal.status)
     downs = [card_list(cards.deck, hand, "", "")[0] for hand in dealt_hands(deal)]
-    problems += hand_sizes(downs, n, stage, deal.status)
+    problems += hand_sizes([len(hand) for hand in downs], n, stage, deal.status)
     downs = (downs + [[] for _ in range(n)])[:n]
     groups = [
         (f"the face-up card of seat {seat}", [card])
@@ -179,10 +199,25 @@ def dealt_state(
     unknown), and the face-up card that chose the suit (None while round 1 is not complete, or
     when a face-up card is not known: the suit is then `stated`); shared by the full replay, the
     fast path and the score sheet."""
+    deck = table.deck
+    return state_of_hands(table, dealer, faceup, [deck.mask(hand) for hand in downs], stage, status, stated)
+
+
+def state_of_hands(
+    table: Table,
+    dealer: int,
+    faceup: Sequence[int | None],
+    hands: list[int],
+    stage: int,
+    status: str,
+    stated: int | None = None,
+) -> tuple[KarnoffelState, int | None]:
+    """`dealt_state` with each seat's face-down cards as a bitmask (`hands`, which it fills with
+    the face-up cards): the fast path reads the hands as masks straight from their codes."""
     cards = cards_of(table.options.deck)
     n = table.players
-    hands = [cards.deck.mask(hand) for hand in downs]
-    for card, seat in zip(faceup[:n], owners(dealer, n, faceup[:n]), strict=True):
+    dealt = faceup[:n]
+    for card, seat in zip(dealt, owners(dealer, n, dealt), strict=True):
         if card is not None:
             hands[seat] |= 1 << card
     complete = round_one(len(faceup), n, stage)
@@ -228,36 +263,33 @@ def faceup_size(faceup: Sequence[object], n: int, stage: int, status: str) -> li
     ]
 
 
-def hand_sizes(downs: list[list[int]], n: int, stage: int, status: str) -> list[Violation]:
-    """karnoffel.deal.rounds: two face-down cards each in round 2 and two in round 3, as far as dealt."""
+def hand_sizes(sizes: Sequence[int], n: int, stage: int, status: str) -> list[Violation]:
+    """karnoffel.deal.rounds: two face-down cards each in round 2 and two in round 3, as far as dealt
+    (`sizes`: how many face-down cards the record gives each seat)."""
     expected = FACE_DOWN[stage]
-    if not downs and (expected == 0 or status == "abandoned"):
+    if not sizes and (expected == 0 or status == "abandoned"):
         return []
-    if len(downs) != n:
-        hint = "; leave `hands` out when they are not known" if not downs else ""
+    if len(sizes) != n:
+        hint = "; leave `hands` out when they are not known" if not sizes else ""
         return [
             Violation(
                 "DEAL-HAND-COUNT",
                 "karnoffel.deal.rounds",
-                f"the record gives face-down cards for {len(downs)} seats; there are {n} players{hint}",
+                f"the record gives face-down cards for {len(sizes)} seats; there are {n} players{hint}",
                 path="hands",
                 expected=f"{n} hands",
             )
         ]
     problems = []
-    when = {
-        0: "the deal ended in window 1, before any face-down card",
-        2: "the deal ended in window 2, after round 2",
-        4: "rounds 2 and 3 give two cards each",
-    }[expected]
-    for seat, hand in enumerate(downs):
-        if len(hand) != expected and not (status == "abandoned" and len(hand) <= FACE_DOWN[4]):
+    for seat, size in enumerate(sizes):
+        if size != expected and not (status == "abandoned" and size <= FACE_DOWN[4]):
+            when = WHEN_SIZED[expected]
             problems.append(
                 at(
                     Violation(
                         "DEAL-HAND-SIZE",
                         "karnoffel.deal.rounds",
-                        f"seat {seat} has {len(hand)} face-down cards, not {expected}: {when}",
+                        f"seat {seat} has {size} face-down cards, not {expected}: {when}",
                         expected=str(expected),
                     ),
                     seat=seat,

@@ -62,17 +62,20 @@ def close_trick(state: KarnoffelState, trick: PlayedTrick, number: int, action: 
 def end_trick(state: KarnoffelState, trick: PlayedTrick) -> None:
     """karnoffel.trick.winner: the winner by the card powers leads next; three tricks decide the deal
     (the bookkeeping of a complete trick, shared by the full replay and the fast path)."""
+    options = state.options
     chosen = NO_SUIT if state.chosen is None else state.chosen
-    index = winning_index(trick.cards, state.options.deck, state.options.partial_trumps, chosen)
-    trick.winner = trick.seats[index]
-    state.tricks.append(trick)
+    winner = trick.seats[winning_index(trick.cards, options.deck, options.partial_trumps, chosen)]
+    trick.winner = winner
+    tricks = state.tricks
+    tricks.append(trick)
     state.current = None
-    state.leader = trick.winner
-    side = side_of(trick.winner)
-    state.won[side] += 1
-    if state.decided is None and state.won[side] == TRICKS_TO_WIN:
+    state.leader = winner
+    side = side_of(winner)
+    won = state.won
+    won[side] += 1
+    if state.decided is None and won[side] == TRICKS_TO_WIN:
         state.decided = side
-    if len(state.tricks) == TRICKS or (state.decided is not None and not state.options.play_out):
+    if len(tricks) == TRICKS or (state.decided is not None and not options.play_out):
         state.phase = Phase.DONE
 
 

@@ -51,23 +51,29 @@ def order(size: int, reading: str, chosen: int, led: int) -> tuple[int, ...]:
     return tuple(keys)
 
 
+@cache
+def leads(size: int, reading: str, chosen: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The total order (`order`) for each card that could lead, by its id, and the Devil's id
+    (-1 when no suit is chosen): looked up once a trick instead of rebuilt from the led suit."""
+    cards = cards_of(size)
+    by_suit = [order(size, reading, chosen, suit) for suit in range(4)]
+    devil = cards.card(chosen, DEVIL) if 0 <= chosen < 4 else -1
+    return tuple(by_suit[suit] for suit in cards.suit), devil
+
+
 def winning_index(trick: Sequence[int], size: int, reading: str, chosen: int) -> int:
     """Index in `trick` of the card that wins it under the option partial_trumps = `reading`."""
     if reading == "any_suit_exceptions":
         return _card_by_card(trick, size, chosen)
-    cards = cards_of(size)
-    keys = order(size, reading, chosen, cards.suit[trick[0]])
-    best, best_key = 0, LED_DEVIL if _is_devil(trick[0], size, chosen) else keys[trick[0]]
+    by_lead, devil = leads(size, reading, chosen)
+    first = trick[0]
+    keys = by_lead[first]
+    best, best_key = 0, LED_DEVIL if first == devil else keys[first]
     for index in range(1, len(trick)):
-        if keys[trick[index]] > best_key:
-            best, best_key = index, keys[trick[index]]
+        key = keys[trick[index]]
+        if key > best_key:
+            best, best_key = index, key
     return best
-
-
-def _is_devil(card: int, size: int, chosen: int) -> bool:
-    """Whether a card is the 7 of the chosen suit."""
-    cards = cards_of(size)
-    return cards.suit[card] == chosen and cards.rank[card] == DEVIL
 
 
 def _card_by_card(trick: Sequence[int], size: int, chosen: int) -> int:

@@ -19,7 +19,7 @@ def take_call(state: KarnoffelState, action: Action) -> list[Violation]:
     said: Said = action.value
     if state.phase != Phase.WINDOWS or said.window < state.window:
         return [_closed(said, action)]
-    problems = skip_to(state, said.window)
+    problems = skip_to(state, said.window) if said.window > state.window else []
     side = state.side_to_speak()
     seat, wrong = _speaker(state, said.written, side, action)
     action.seat = seat

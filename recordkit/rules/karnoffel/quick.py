@@ -1,7 +1,7 @@
 """Karnöffel's fast path (`Ruleset.quick_deal`): a clean deal replayed straight from JSON.
 
 It drives the same state through the same rule functions as the full replay (the deal's size
-checks and `deal.dealt_state`, `proposals.take_call` and `skip_to` for each word of the windows,
+checks and `deal.state_of_hands`, `proposals.take_call` and `skip_to` for each word of the windows,
 `play.playable` and `play.end_trick` for the cards, `scoring.deal_scores`), but reads the deal
 from parsed JSON without pydantic, builds no action per card and writes no diagnostic. Whatever it
 does not cover (aliases and other spellings, card groups written as lists, cards as objects,
@@ -18,11 +18,11 @@ from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
 from recordkit.rules.karnoffel import proposals
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import (
-    dealt_state,
     faceup_size,
     hand_sizes,
     sides_before,
     stage_of_words,
+    state_of_hands,
     stated_suit,
 )
 from recordkit.rules.karnoffel.play import end_trick, playable
@@ -32,6 +32,8 @@ from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase, Said
 
 CARD_IDS = {size: {code: card for card, code in enumerate(cards_of(size).deck.codes)} for size in (48, 52)}
 """Each deck's canonical codes and their ids (the 48-card deck has no aces)."""
+CARD_BITS = {size: fastread.card_bits(ids) for size, ids in CARD_IDS.items()}
+"""Each deck's canonical codes and their bitmasks, for reading the hands as masks."""
 DEAL_KEYS = frozenset(
     {"dealer", "faceup", "chosen_suit", "hands", "proposals", "tricks", "status"}
     | {"result", "totals", "comment", "time"}
@@ -70,7 +72,8 @@ def quick_deal(
 
 
 def _windows(written: Any) -> Words | None:
-    """The proposal windows (at most three), each a list of words in canonical spelling."""
+    """The proposal windows (at most three), each a list of words in canonical spelling (a bare
+    name read here, an object through `fastread.call`)."""
     if type(written) is not list or len(written) > WINDOWS:
         return None
     windows: Words = []
@@ -79,7 +82,7 @@ def _windows(written: Any) -> Words | None:
             return None
         words = []
         for entry in calls:
-            call = fastread.call(entry)
+            call = (entry, None) if type(entry) is str else fastread.call(entry)
             if call is None or call[0] not in CALLS:
                 return None
             words.append(call)
@@ -103,59 +106,62 @@ def _dealt(
     stated = deal.get("chosen_suit")
     if type(dealer) is not int or not 0 <= dealer < n or (stated is not None and stated not in SUIT_LETTERS):
         return None
+    ids = CARD_IDS[table.options.deck]
+    faceup = fastread.card_ids(ids, deal.get("faceup"))
     hands = deal.get("hands", [])
-    groups = (
-        _groups(CARD_IDS[table.options.deck], [deal.get("faceup"), *hands], bool(unsized))
-        if type(hands) is list
-        else None
-    )
-    if groups is None:
+    downs = _hands(CARD_BITS[table.options.deck], hands, bool(unsized)) if type(hands) is list else None
+    if faceup is None or downs is None:
         return None
-    faceup, *downs = groups
+    masks, sizes = downs
     stage = stage_of_words([name for name, _seat in words] for words in windows)
-    if faceup_size(faceup, n, stage, "played") or _sizes_off(downs, n, stage, unsized):
+    if faceup_size(faceup, n, stage, "played") or _sizes_off(sizes, n, stage, unsized):
         return None
-    state, choosing = dealt_state(
-        table, dealer, faceup, (downs + [[] for _ in range(n)])[:n], stage, "played"
-    )
+    state, choosing = state_of_hands(table, dealer, faceup, (masks + [0] * n)[:n], stage, "played")
     union = 0
     for hand in state.hands:
         union |= hand
-    if union.bit_count() != sum(map(len, groups)) or stated_suit(stated, state.cards, choosing):
+    if union.bit_count() != len(faceup) + sum(sizes) or stated_suit(stated, state.cards, choosing):
         return None  # a card dealt twice, or another chosen suit stated
     return state
 
 
-def _sizes_off(downs: list[list[int]], n: int, stage: int, unsized: frozenset[int]) -> bool:
+def _sizes_off(sizes: list[int], n: int, stage: int, unsized: frozenset[int]) -> bool:
     """Whether `hand_sizes` finds a hand of the wrong size; the seats in `unsized` (a derived deal's
     seats that did not play all their cards) left out, as the full derivation leaves them unchecked."""
     if not unsized:
-        return bool(hand_sizes(downs, n, stage, "played"))
-    sized = [hand for seat, hand in enumerate(downs) if seat not in unsized]
-    return len(downs) != n or bool(hand_sizes(sized, len(sized), stage, "played"))
+        return bool(hand_sizes(sizes, n, stage, "played"))
+    sized = [size for seat, size in enumerate(sizes) if seat not in unsized]
+    return len(sizes) != n or bool(hand_sizes(sized, len(sized), stage, "played"))
 
 
-def _groups(ids: fastread.CardIds, texts: list[Any], empty: bool = False) -> list[list[int]] | None:
-    """The ids of card groups (the face-up cards, then each seat's face-down cards), each written
-    in canonical codes; `empty`: a group may be "" (a derived hand whose seat played nothing)."""
-    groups = []
-    for text in texts:
-        cards = [] if empty and text == "" else fastread.card_ids(ids, text)
-        if cards is None:
-            return None
-        groups.append(cards)
-    return groups
+def _hands(
+    bits: fastread.CardBits, texts: list[Any], empty: bool = False
+) -> tuple[list[int], list[int]] | None:
+    """Each seat's face-down cards as a bitmask, with the number of codes written, each group in
+    canonical codes; `empty`: a group may be "" (a derived hand whose seat played nothing). A
+    card written twice carries into another bit, so that the dealt cards' union then has fewer
+    bits than codes (which `_dealt` checks)."""
+    masks = []
+    sizes = []
+    try:  # a stray space reads as an empty code, which no deck has
+        for text in texts:
+            if type(text) is not str:
+                return None
+            codes = [] if empty and text == "" else text.split(" ")
+            masks.append(sum(map(bits.__getitem__, codes)))
+            sizes.append(len(codes))
+    except KeyError:
+        return None
+    return masks, sizes
 
 
 def _proposals(state: KarnoffelState, windows: Words, actions: list[Action]) -> bool:
     """Every word of the windows through the full path's handler: its turn, speaker, limits and cap;
-    kept with the seat the full replay gives it (the side's usual speaker unless written)."""
+    kept with the seat the full replay gives it (`take_call` sets it: the side's usual speaker
+    unless written)."""
     for number, words in enumerate(windows, start=1):
         for name, seat in words:  # a word after a surrender: take_call finds the windows closed
-            speaking = seat
-            if speaking is None and state.phase == Phase.WINDOWS:
-                speaking = state.speaker(state.side_to_speak())
-            action = Action("call", Said(number, name, seat), speaking)
+            action = Action("call", Said(number, name, seat), seat)
             if proposals.take_call(state, action):
                 return False
             actions.append(action)
@@ -185,7 +191,7 @@ def _play(state: KarnoffelState, tricks: Any) -> bool:
             if not hand >> card & 1:
                 return False
             hands[seat] = hand ^ (1 << card)
-        trick = PlayedTrick(leader, cards, list(seats))
+        trick = PlayedTrick(leader, cards, seats[:])
         end_trick(state, trick)
         if stated_winner not in (None, trick.winner):
             return False

@@ -280,7 +280,9 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         """The fast path (`recordkit.rules.karnoffel.quick`): a clean deal proven so from its JSON;
         for a deal the fast derivation completed, the seats whose hand sizes it leaves unchecked
         (they hold only the cards they played) are not sized."""
-        unchecked = completion.unchecked if completion is not None else {}
+        if completion is None:  # a deal as recorded: every seat sized
+            return quick.quick_deal(table, deal, before)
+        unchecked = completion.unchecked
         unsized = frozenset(seat for code, seat in unchecked if code == "DEAL-HAND-SIZE" and seat is not None)
         return quick.quick_deal(table, deal, before, unsized)
 
@@ -384,10 +386,9 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         if [window for window in windows if window] != [window for window in read if window]:
             return False
         stage = stage_of_words(windows)
-        ids = table.deck.index
-        downs = [[ids.get(code, -1) for code in hand.split()] for hand in hands]
+        sizes = [len(hand.split()) for hand in hands]
         if faceup_size(faceup.split(), table.players, stage, "played") or hand_sizes(
-            downs, table.players, stage, "played"
+            sizes, table.players, stage, "played"
         ):
             return False
         return [t.split() for t in tricks] == [[table.deck.codes[c] for c in t.cards] for t in state.tricks]

@@ -80,7 +80,7 @@ class KarnoffelState:
     @property
     def forehand(self) -> int:
         """The dealer's next seat: first card, first word in every window, first lead."""
-        return (self.dealer + 1) % self.players
+        return (self.dealer + 1) % self.table.players
 
     def seat_after(self, seat: int, steps: int = 1) -> int:
         """The seat `steps` places later in the order of play."""
@@ -89,7 +89,8 @@ class KarnoffelState:
     def speaker(self, side: int) -> int:
         """The seat that speaks for a side unless the record names another: the forehand for his side,
         the next player for the other (the two who hold a face-up card in window 1)."""
-        return self.forehand if side == side_of(self.forehand) else self.seat_after(self.forehand)
+        forehand = self.forehand
+        return forehand if side == side_of(forehand) else self.seat_after(forehand)
 
     def side_to_speak(self) -> int:
         """The side whose word comes next in the open window."""

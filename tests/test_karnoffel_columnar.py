@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -258,25 +259,58 @@ def test_the_windows_are_the_rulesets(
     windows before the play) finds nothing in them, with the same value, surrender, winning side
     and last raiser."""
     n, options = table
-    karnoffel, _ = KARNOFFEL.table(KarnoffelOptions.model_validate(options), n)
-    assert karnoffel is not None
-    dealer %= n
-    state, _ = dealt_state(karnoffel, dealer, [], [], WINDOWS + 1, "played")
-    state.before = list(before)
-    problems = []
-    said: list[int] = []
+    said: list[str] = []
+    state = _windows_state(n, options, dealer, before)
     while len(said) < 9 and data.draw(st.integers(0, 5)):
         answers = ["raise", "accept", "surrender"] if state.pending else ["pass", "raise"]
-        word = data.draw(st.sampled_from(answers if data.draw(st.integers(0, 7)) else list(CALLS)))
-        said.append(CALLS.index(word))
+        said.append(data.draw(st.sampled_from(answers if data.draw(st.integers(0, 7)) else list(CALLS))))
+        proposals.take_call(state, Action("call", Said(state.window, said[-1], None), None))
+    _windows_agree(n, options, dealer, before, said)
+
+
+@pytest.mark.parametrize(
+    ("options", "before", "clean"),
+    [
+        ({"reraise": "max_total_raises", "max_total_raises": 1}, [0, 0], False),
+        ({"reraise": "max_total_raises", "max_total_raises": 2}, [0, 0], True),
+        ({"raise_cap_when_game_reachable": True}, [94, 0], False),
+        ({"raise_cap_when_game_reachable": True}, [90, 0], True),
+    ],
+)
+def test_the_raise_limits_bind_a_counter_raise(
+    options: dict[str, Any], before: list[int], clean: bool
+) -> None:
+    """karnoffel.propose.reraise, .cap: a counter-raise is the deal's second raise (over a limit
+    of one), and is capped by the value it first accepts (4 + 3 = 7: 94 + 7 reaches 101, 90 + 7
+    does not); the columns object exactly when the ruleset does."""
+    words = ["raise", "raise", "accept", "pass", "pass", "pass", "pass"]
+    assert _windows_agree(4, options, 0, before, words) == clean
+
+
+def _windows_state(n: int, options: dict[str, Any], dealer: int, before: list[int]) -> Any:
+    """The ruleset's state of a deal just dealt, at its first window, with `before` scored."""
+    karnoffel, _ = KARNOFFEL.table(KarnoffelOptions.model_validate(options), n)
+    assert karnoffel is not None
+    state, _ = dealt_state(karnoffel, dealer % n, [], [], WINDOWS + 1, "played")
+    state.before = list(before)
+    return state
+
+
+def _windows_agree(n: int, options: dict[str, Any], dealer: int, before: list[int], said: list[str]) -> bool:
+    """Assert the columns' windows find `said` clean exactly when `proposals.take_call` (and
+    closing the windows before the play) does, with the same value, surrender, side and last
+    raiser; return whether it was clean."""
+    state = _windows_state(n, options, dealer, before)
+    problems = []
+    for word in said:
         problems += proposals.take_call(state, Action("call", Said(state.window, word, None), None))
     problems += proposals.skip_to(state, WINDOWS + 1)
-    words = np.array([said + [-1] * (10 - len(said))])
+    indices = [CALLS.index(word) for word in said]
     value, decided, surrendered, raiser, ok = windows(
-        karnoffel.options,
-        words,
+        state.options,
+        np.array([indices + [-1] * (10 - len(said))]),
         np.array([len(said)]),
-        np.array([(dealer + 1) % n]),
+        np.array([(dealer % n + 1) % n]),
         n,
         np.array([before], float),
     )
@@ -286,6 +320,7 @@ def test_the_windows_are_the_rulesets(
         assert int(raiser[0]) == (state.raiser if state.raiser is not None else -1)
         if state.surrendered:
             assert int(decided[0]) == state.decided
+    return not problems
 
 
 @RULES

@@ -1,9 +1,10 @@
-"""NumPy helpers the columnar checks of Joffre and Karnöffel share: a row group's games split by
-table (players and options), card groups and tricks read into arrays, the written scores, the
-running totals and who played each card of tricks whose winners are known.
+"""NumPy helpers over the deals of a row group that the columnar checks share: its games split
+by table (players and options), card groups, calls and tricks read into arrays, the totals
+before each deal, and who played each card of tricks whose winners are known.
 
-The rules themselves stay in each game's `columnar.py` (and are held to its ruleset by tests);
-these only turn the rows `recordkit.archive.columnar` reads into arrays of deals.
+`recordkit.rules.columns` reads single columns and checks the written scores, running totals
+and rotation; this module builds on it. The rules themselves stay in each game's
+`columnar.py` (and are held to its ruleset by tests).
 """
 
 from __future__ import annotations
@@ -22,12 +23,16 @@ from recordkit.rules.columns import (
     ColumnRows,
     Floats,
     Ints,
+    by_record,
     codes,
     deal_keys,
-    floats,
+    first_deals,
     ints,
     is_sorted,
+    last_deals,
     list_lengths,
+    ranks,
+    record_deals,
     row_ranges,
 )
 
@@ -48,16 +53,12 @@ class Deals:
     @property
     def first(self) -> Bools:
         """Whether each deal is its game's first."""
-        first = np.ones(len(self.game_of), dtype=bool)
-        first[1:] = self.game_of[1:] != self.game_of[:-1]
-        return first
+        return first_deals(self.game_of)
 
     @property
     def last(self) -> Bools:
         """Whether each deal is its game's last."""
-        last = np.ones(len(self.game_of), dtype=bool)
-        last[:-1] = self.game_of[1:] != self.game_of[:-1]
-        return last
+        return last_deals(self.game_of)
 
 
 Prove = Callable[[int, str, Deals], Bools]
@@ -71,15 +72,11 @@ def prove_games(rows: ColumnRows, prove: Prove) -> Bools:
     of the order the converter writes them in."""
     games, deals = rows.games, rows.deals
     n_games = games.num_rows
-    game_ids = ints(games, "game_id")
-    keys = deal_keys(deals)
+    order = record_deals(rows)
     call_keys, play_keys, score_keys = (deal_keys(t) for t in (rows.calls, rows.plays, rows.scores))
-    if not all(is_sorted(k) for k in (game_ids, keys, call_keys, play_keys, score_keys)):
+    if order is None or not all(is_sorted(k) for k in (call_keys, play_keys, score_keys)):
         return np.zeros(n_games, dtype=bool)
-    first, count = row_ranges(keys >> 32, game_ids)
-    game_ok = rows.header_ok & (count == ints(games, "n_deals"))
-    game_row = np.repeat(np.arange(n_games), count)
-    at = first.repeat(count) + ranks(count)
+    at, game_row = order.rows, order.game_of
     deal_ok = np.zeros(len(at), dtype=bool)
     options = games.column("options").to_pylist()
     tables = [f"{n} {text}" for n, text in zip(ints(games, "n_players"), options, strict=True)]
@@ -88,35 +85,25 @@ def prove_games(rows: ColumnRows, prove: Prove) -> Bools:
         chosen = np.flatnonzero(table_of == name)
         if chosen.size:
             n, text = name.split(" ", 1)
+            table = deals if len(chosen) == deals.num_rows else deals.take(at[chosen])
             of_table = Deals(
-                rows,
-                deals.take(at[chosen]),
-                keys[at[chosen]],
-                game_row[chosen],
-                call_keys,
-                play_keys,
-                score_keys,
+                rows, table, order.keys[chosen], game_row[chosen], call_keys, play_keys, score_keys
             )
             deal_ok[chosen] = prove(int(n), text, of_table)
-    bad = np.bincount(game_row, weights=~deal_ok, minlength=n_games)
-    proven: Bools = game_ok & (bad == 0)
+    proven: Bools = rows.header_ok & order.counted & by_record(game_row, deal_ok, n_games)
     return proven
 
 
-def ranks(count: Ints) -> Ints:
-    """0, 1, ... within each run of `count` rows, for all runs one after the other."""
-    starts = np.repeat(np.cumsum(count) - count, count)
-    return np.arange(int(count.sum())) - starts
-
-
-def card_groups(column: pa.ChunkedArray, groups: int | None, size: int, deck: list[str]) -> Ints:
+def card_groups(
+    column: pa.ChunkedArray, groups: int | None, size: int, deck: list[str] | tuple[str, ...]
+) -> Ints:
     """Card ids (k, groups, size) of a column of lists of `groups` card groups (the hands), or of
     single card groups when `groups` is None; -1 throughout a row whose groups are missing, of
     another size, or hold a code of no card of `deck`."""
     lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     k = len(lists)
-    if groups is None:
-        counts, inner = np.where(pc.is_null(lists).to_numpy(zero_copy_only=False), 0, 1), lists
+    if groups is None:  # a null group: of length 0, so of another size
+        counts, inner = np.ones(k, dtype=np.int64), lists
     else:
         counts, inner = list_lengths(lists), lists.flatten()
     lengths = list_lengths(inner)
@@ -125,21 +112,12 @@ def card_groups(column: pa.ChunkedArray, groups: int | None, size: int, deck: li
     row_ok = counts == (groups or 1)
     row_ok[row_of_group[lengths != size]] = False
     out = np.full((k, groups or 1, size), -1, dtype=np.int64)
-    if row_ok.any():
+    if row_ok.all() and len(ids) == out.size:  # every row whole: the codes in order
+        out[:] = ids.reshape(out.shape)
+    elif row_ok.any():
         out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, groups or 1, size)
     out[np.any(out < 0, axis=(1, 2))] = -1
     return out
-
-
-def group_sizes(column: pa.ChunkedArray) -> tuple[Ints, Ints]:
-    """How many groups each row of a list-of-lists column has (-1 for a null), and the size of
-    its first group (-1 when it has none)."""
-    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    counts = np.where(pc.is_null(lists).to_numpy(zero_copy_only=False), -1, list_lengths(lists))
-    inner = list_lengths(lists.flatten())
-    starts = np.cumsum(np.maximum(counts, 0)) - np.maximum(counts, 0)
-    first = np.where(counts > 0, inner[np.minimum(starts, max(len(inner) - 1, 0))] if len(inner) else -1, -1)
-    return counts, first
 
 
 def call_words(
@@ -184,37 +162,12 @@ def plays_of(deals: Deals, n: int, most: int, deck: list[str]) -> tuple[Ints, In
     return cards, tricks, ok
 
 
-def written_scores(deals: Deals, computed: Ints) -> tuple[Bools, Floats]:
-    """Whether each deal's written scores are the computed ones (no result only when every score
-    is 0), and its running totals (k, n) as the scores rows give them."""
-    scores = deals.rows.scores
-    k, n = computed.shape
-    first, count = row_ranges(deals.score_keys, deals.keys)
-    if scores.num_rows == 0:
-        return np.zeros(k, dtype=bool), np.full((k, n), np.nan)
-    at = np.minimum(first[:, None] + np.arange(n), scores.num_rows - 1)
-    ok = (count == n) & np.all(ints(scores, "seat")[at] == np.arange(n), axis=1)
-    written, totals = floats(scores, "score")[at], floats(scores, "total")[at]
-    unwritten = np.all(np.isnan(written), axis=1)
-    ok &= np.where(unwritten, np.all(computed == 0, axis=1), np.all(written == computed, axis=1))
-    return ok, totals
-
-
 def totals_before(deals: Deals, totals: Floats) -> Floats:
     """Each deal's totals before it: the previous deal's written totals, 0 before a game's first
-    (once `totals_follow` holds, the running totals the record path counts the deal from)."""
+    (once `columns.totals_ok` holds, the running totals the record path counts the deal from)."""
     before = np.roll(totals, 1, axis=0)
     before[deals.first] = 0
     return before
-
-
-def totals_follow(deals: Deals, scores: Ints, totals: Floats) -> Bools:
-    """Whether each deal's written totals are the sums of the scores of its game so far."""
-    running = np.cumsum(scores, axis=0)
-    start = np.searchsorted(deals.game_of, deals.game_of, "left")
-    running -= np.where((start > 0)[:, None], running[np.maximum(start - 1, 0)], 0)
-    follows: Bools = np.all(totals == running, axis=1)
-    return follows
 
 
 def previous(deals: Deals, values: Ints) -> Ints:

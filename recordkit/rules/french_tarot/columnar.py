@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from recordkit.rules.column_deals import card_groups, from_here_on
 from recordkit.rules.columns import (
     Bools,
     ColumnRows,
@@ -34,7 +35,6 @@ from recordkit.rules.columns import (
     distinct,
     ints,
     is_sorted,
-    list_lengths,
     narrow_ints,
     options_of,
     record_deals,
@@ -199,8 +199,8 @@ def _prove_deals(
     status = codes(deals.column("status"), ("played", "annulled"))
     played, annulled = status == 0, status == 1
     ok = (annulled | played) & bools(deals, "as_written") & (dealer >= 0) & (dealer < n)
-    hands = _cards_of(deals.column("hands"), n, size)
-    dog = _cards_of(deals.column("dog"), None, dog_size)[:, 0]
+    hands = card_groups(deals.column("hands"), n, size, DECK.codes)
+    dog = card_groups(deals.column("dog"), None, dog_size, DECK.codes)[:, 0]
     dealt = _dealt(np.concatenate([hands.reshape(k, n * size), dog], axis=1), n, size, dog_size)
     ok &= dealt[:, 0] >= 0  # tarot.deck, tarot.deal.sizes: every card once, in the right sizes
     petit_sec = np.any((TRUMP_OR_EXCUSE[hands].sum(axis=2) == 1) & np.any(hands == PETIT, axis=2), axis=1)
@@ -248,29 +248,6 @@ def _prove_deals(
     scores_ok, totals = written_scores(rows.scores, keys.scores, deal_key, scores)
     verdicts: Bools = ok & scores_ok & rotation_ok(game_of, dealer, n) & totals_ok(game_of, scores, totals)
     return verdicts
-
-
-def _cards_of(column: pa.ChunkedArray, groups: int | None, size: int) -> Ints:
-    """Card ids (k, groups, size) of a column of lists of `groups` card groups (the hands), or of
-    single card groups when `groups` is None (the dog); -1 throughout a row whose groups are
-    missing, of another size, or hold a code of no card."""
-    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    k = len(lists)
-    if groups is None:
-        counts, inner = np.ones(k, dtype=np.int64), lists
-    else:
-        counts, inner = list_lengths(lists), lists.flatten()
-    lengths = list_lengths(inner)
-    ids = codes(inner.flatten(), DECK.codes)
-    row_of_group = np.repeat(np.arange(k), counts)
-    row_ok = counts == (groups or 1)
-    row_ok[row_of_group[lengths != size]] = False
-    out = np.full((k, groups or 1, size), -1, dtype=np.int64)
-    if row_ok.all() and len(ids) == k * (groups or 1) * size:
-        out[:] = ids.reshape(out.shape)
-    elif row_ok.any():
-        out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, groups or 1, size)
-    return out
 
 
 @dataclass(frozen=True)
@@ -521,8 +498,8 @@ def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, In
     seen[flat] = True
     ok &= seen.reshape(k, CARDS).sum(axis=1) == tricks * n
     by_seat = card.ravel()[position_of].reshape(card.shape)
-    suits_held = _from_here_on(SUIT_BIT[by_seat], np.bitwise_or).ravel()[seat_at].reshape(card.shape)
-    top_held = _from_here_on(TRUMP_RANK[by_seat], np.maximum).ravel()[seat_at].reshape(card.shape)
+    suits_held = from_here_on(SUIT_BIT[by_seat], np.bitwise_or).ravel()[seat_at].reshape(card.shape)
+    top_held = from_here_on(TRUMP_RANK[by_seat], np.maximum).ravel()[seat_at].reshape(card.shape)
     high = np.empty_like(trump)  # the highest trump before each card of its trick (-1: none)
     high[:, :, 0] = -1
     for at in range(1, n):  # a pass a position: cheaper than accumulating over a short axis
@@ -551,12 +528,6 @@ def _turns(leaders: Ints, n: int) -> tuple[Ints, npt.NDArray[np.int32], npt.NDAr
     position = np.arange(n, dtype=np.int32) - lead
     position += n * (position < 0)
     return seat.astype(np.int64), (seat + base).ravel(), (position + base).ravel()
-
-
-def _from_here_on(values: npt.NDArray[Any], combine: np.ufunc) -> npt.NDArray[Any]:
-    """For each seat and trick (deal, trick, seat), `values` of its cards from that trick on
-    combined (the suits it holds, its highest trump)."""
-    return combine.accumulate(values[:, ::-1], axis=1)[:, ::-1]
 
 
 def _goulash(dealt: Ints, cards: Ints, dealer: Ints) -> tuple[Bools, Ints]:

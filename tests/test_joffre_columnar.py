@@ -11,7 +11,6 @@ end of the game (`ending.winner`, `ending.game_over`).
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any
 
 import numpy as np
@@ -31,10 +30,9 @@ from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
-from tests.test_columnar import archive_of, both_ways, rescored
+from tests.columnar_helpers import changed_copies, never_proven_wrongly, played, proven_clean
 from tests.test_properties import PROPERTY, option_values
 from tests.test_properties import play as play_game
-from tests.test_quick import mutate
 
 JOFFRE = RULESETS["joffre"]
 MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "8")))
@@ -50,12 +48,6 @@ joffre_games = st.tuples(
 """Joffre games of every option (the numbers too: an early end, a higher lowest bid), 3 and 4 players."""
 
 
-def played(records: list[dict[str, Any]]) -> bool:
-    """Whether any card is played in these records (an archive without plays rows takes the
-    record path: its plays file has no statistics to align its row groups by)."""
-    return any(deal.get("tricks") for record in records for deal in record["deals"])
-
-
 @MANY
 @given(st.lists(joffre_games, min_size=1, max_size=4))
 def test_generated_joffre_archives_are_proven_column_by_column(games: list[Any]) -> None:
@@ -64,11 +56,7 @@ def test_generated_joffre_archives_are_proven_column_by_column(games: list[Any])
     records = [record for record in (play_game(game, deals=4) for game in games) if record]
     if not records:
         return
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of(records, folder))
-    assert columnar == full
-    assert all(not report[1] for report in full)
-    assert proven == [played(records)] * len(records)
+    assert proven_clean(records) == [played(records)] * len(records)
 
 
 def mistake(record: dict[str, Any], data: st.DataObject) -> None:
@@ -171,19 +159,7 @@ def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObje
     record = play_game(game, deals=3)
     if not record:
         return
-    copies = [orjson.loads(orjson.dumps(record)) for _ in range(10)]
-    for number, copy in enumerate(copies):
-        if number < 8:
-            mistake(copy, data)
-            if number % 2:
-                rescored(copy)
-        else:
-            mutate(copy, data, JOFFRE)
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of([record, *copies], folder))
-    for report, was_proven in zip(full, proven, strict=True):
-        assert not (was_proven and report[1]), report
-    assert columnar == full
+    never_proven_wrongly([record, *changed_copies(record, data, JOFFRE, mistake, 10, 8)])
 
 
 def table_of(options: dict[str, Any], players: int) -> Table:

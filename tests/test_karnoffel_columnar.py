@@ -11,7 +11,6 @@ winner (`powers.winning_index`), the chosen suit (`deal.choosing_card`), the siz
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any
 
 import numpy as np
@@ -42,10 +41,9 @@ from recordkit.rules.karnoffel.powers import winning_index
 from recordkit.rules.karnoffel.state import WINDOWS, Said
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
-from tests.test_columnar import archive_of, both_ways, rescored
+from tests.columnar_helpers import changed_copies, never_proven_wrongly, played, proven_clean
 from tests.test_properties import PROPERTY, option_values
 from tests.test_properties import play as play_game
-from tests.test_quick import mutate
 
 KARNOFFEL = RULESETS["karnoffel"]
 MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "8")))
@@ -68,12 +66,7 @@ def test_generated_karnoffel_archives_are_proven_column_by_column(games: list[An
     """Every clean generated record is proven without its JSON, and the findings are the full
     replay's (none)."""
     records = [play_game(game, deals=5) for game in games]
-    played = any(deal.get("tricks") for record in records for deal in record["deals"])
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of(records, folder))
-    assert columnar == full
-    assert all(not report[1] for report in full)
-    assert proven == [played] * len(records)
+    assert proven_clean(records) == [played(records)] * len(records)
 
 
 def mistake(record: dict[str, Any], data: st.DataObject) -> None:
@@ -216,19 +209,7 @@ def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObje
     replay's. Half the mistaken copies are scored by the rules, so that no fault hides behind a
     wrong score."""
     record = play_game(game, deals=4)
-    copies = [orjson.loads(orjson.dumps(record)) for _ in range(10)]
-    for number, copy in enumerate(copies):
-        if number < 8:
-            mistake(copy, data)
-            if number % 2:
-                rescored(copy)
-        else:
-            mutate(copy, data, KARNOFFEL)
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of([record, *copies], folder))
-    for report, was_proven in zip(full, proven, strict=True):
-        assert not (was_proven and report[1]), report
-    assert columnar == full
+    never_proven_wrongly([record, *changed_copies(record, data, KARNOFFEL, mistake, 10, 8)])
 
 
 tables = st.tuples(

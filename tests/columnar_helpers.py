@@ -1,0 +1,110 @@
+"""What the tests of every game's columnar check share: an archive of records, its findings
+through the columns and through the full replay, records rescored by the rules, and the two
+checks every game's tests run (clean archives proven, changed copies never proven wrongly).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+from hypothesis import strategies as st
+
+from recordkit.archive.columnar import archive_items
+from recordkit.archive.convert import to_archive
+from recordkit.diagnostics import Location
+from recordkit.rules.base import Ruleset
+from recordkit.sources import RawRecord
+from recordkit.validate import RecordReport, Settings, findings, validate_record
+from tests.test_quick import _found, full_replays, mutate
+
+Mistake = Callable[[dict[str, Any], st.DataObject], None]
+"""One change a person typing a record makes, in place."""
+
+
+def archive_of(records: list[dict[str, Any]], folder: str) -> Path:
+    """The archive `recordkit convert` writes of these records, in `folder`."""
+    source, archive = Path(folder) / "games.jsonl", Path(folder) / "archive"
+    source.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
+    to_archive([str(source)], archive)
+    return archive
+
+
+def both_ways(archive: Path) -> tuple[list[Any], list[Any], list[bool]]:
+    """The findings through the columnar check, through the full replay, and which records the
+    columnar check proved."""
+    items = list(archive_items(archive, Settings()))
+    return (
+        [_found(findings(item, Settings())) for item in items],
+        [_found(report) for report in full_replays(archive)],
+        [isinstance(item, RecordReport) for item in items],
+    )
+
+
+def rescored(record: dict[str, Any]) -> None:
+    """Write the scores and running totals the rules give for each deal as it now stands (a
+    recorder who counts right what was wrongly played), so that no fault hides behind a score."""
+    if not isinstance(record.get("players"), list) or not isinstance(record.get("deals"), list):
+        return
+    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
+    totals: list[int | float] = [0] * len(record["players"])
+    for deal, replay in zip(record["deals"], report.replays, strict=False):
+        if replay is None or replay.scores is None or not isinstance(deal, dict):
+            return
+        deal["result"] = {"scores": list(replay.scores)}
+        totals = [total + score for total, score in zip(totals, replay.scores, strict=True)]
+        deal["totals"] = totals
+
+
+def played(records: list[dict[str, Any]]) -> bool:
+    """Whether any card is played in these records (an archive without plays rows takes the
+    record path: its plays file has no statistics to align its row groups by)."""
+    return any(deal.get("tricks") for record in records for deal in record["deals"])
+
+
+def proven_clean(records: list[dict[str, Any]]) -> list[bool]:
+    """Which of these clean records the columns prove, once the archive's findings are checked
+    to be the full replay's (none)."""
+    with tempfile.TemporaryDirectory() as folder:
+        columnar, full, proven = both_ways(archive_of(records, folder))
+    assert columnar == full
+    assert all(not report[1] for report in full)
+    return proven
+
+
+def changed_copies(
+    record: dict[str, Any],
+    data: st.DataObject,
+    ruleset: Ruleset[Any, Any, Any],
+    mistake: Mistake | None,
+    count: int,
+    mistaken: int,
+) -> list[dict[str, Any]]:
+    """`count` copies of a record: the first `mistaken` each with one `mistake` (one `mutate`
+    without one), every other of them scored by the rules (`rescored`) so that no fault hides
+    behind a wrong score; the rest each with one change anywhere (`mutate`)."""
+    copies = [orjson.loads(orjson.dumps(record)) for _ in range(count)]
+    for number, copy in enumerate(copies):
+        if number < mistaken:
+            if mistake is None:
+                mutate(copy, data, ruleset)
+            else:
+                mistake(copy, data)
+            if number % 2:
+                rescored(copy)
+        else:
+            mutate(copy, data, ruleset)
+    return copies
+
+
+def never_proven_wrongly(records: list[dict[str, Any]]) -> None:
+    """Assert the columns prove no record of an archive that the full replay objects to, and that
+    the findings of the whole archive are the full replay's."""
+    with tempfile.TemporaryDirectory() as folder:
+        columnar, full, proven = both_ways(archive_of(records, folder))
+    for report, was_proven in zip(full, proven, strict=True):
+        assert not (was_proven and report[1]), report
+    assert columnar == full

@@ -14,8 +14,10 @@ is left unproven and goes to the record path, which explains what is wrong. The 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
 from recordkit.rules.charlemagne.cards import HAND_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
@@ -41,21 +43,17 @@ from recordkit.rules.charlemagne.columnar_rules import (
     exchange_key,
     rules_of,
 )
-from recordkit.rules.column_deals import card_groups
+from recordkit.rules.column_deals import Deals, card_groups, prove_games
 from recordkit.rules.columns import (
     Bools,
     ColumnRows,
     Floats,
     Ints,
-    by_record,
     codes,
-    deal_keys,
     first_deals,
-    ints,
-    is_sorted,
+    narrow_ints,
     played_as_written,
     ranks,
-    record_deals,
     rotation_ok,
     row_ranges,
     totals_ok,
@@ -83,62 +81,49 @@ class Read:
     knocks_before: Ints
     """How many knock rows come before each calls row (and, last, in all)."""
     play_keys: Ints
-    trick: Ints
-    position: Ints
+    trick: npt.NDArray[np.signedinteger[Any]]
+    position: npt.NDArray[np.signedinteger[Any]]
     played: Ints
     scores: pa.Table
     score_keys: Ints
 
     @classmethod
-    def of(cls, rows: ColumnRows) -> Read:
-        """The arrays of these rows."""
-        calls, plays, scores = rows.calls, rows.plays, rows.scores
+    def of(cls, deals: Deals) -> Read:
+        """The arrays of the rows of these deals' row group."""
+        calls, plays = deals.rows.calls, deals.rows.plays
         kind = codes(calls.column("kind"), KINDS)
         value = calls.column("value")
         answer = codes(value, ANSWERS)
         row_code = np.where(kind == DEFENCE, np.where(answer >= 0, ANSWER_PASS + answer, -1), kind)
         return cls(
             calls,
-            deal_keys(calls),
+            deals.call_keys,
             row_code,
             codes(value, STANDARD_CODES),
             codes(value, tuple(SUIT_LETTERS)),
             codes(value, KNOCK_WORDS),
             np.concatenate([[0], np.cumsum(kind == KNOCK)]),
-            deal_keys(plays),
-            ints(plays, "trick"),
-            ints(plays, "position"),
+            deals.play_keys,
+            narrow_ints(plays, "trick"),
+            narrow_ints(plays, "position"),
             codes(plays.column("card"), STANDARD_CODES),
-            scores,
-            deal_keys(scores),
+            deals.rows.scores,
+            deals.score_keys,
         )
 
 
 def prove_columns(rows: ColumnRows) -> Bools:
     """Which games (by games row) are proven clean: header, every deal, rotation, totals, end."""
-    games, deals = rows.games, rows.deals
-    n_games = games.num_rows
-    order = record_deals(rows)
-    read = Read.of(rows)
-    if order is None or not all(is_sorted(k) for k in (read.call_keys, read.play_keys, read.score_keys)):
-        return np.zeros(n_games, dtype=bool)
-    game_ok = rows.header_ok & order.counted & (ints(games, "n_players") == PLAYERS)
-    deal_ok = np.zeros(len(order.rows), dtype=bool)
-    texts = games.column("options").to_pylist()
-    options = np.array(texts, dtype=object)
-    for text in set(texts):
-        rules = rules_of(text) if type(text) is str else None
-        of_options = options == text
-        if rules is None:
-            game_ok &= ~of_options
-            continue
-        chosen = np.flatnonzero(of_options[order.game_of])
-        if chosen.size:
-            at = order.rows[chosen]
-            of_rules = deals if len(at) == deals.num_rows else deals.take(at)  # the common case: no copy
-            deal_ok[chosen] = _prove_deals(rules, read, order.keys[chosen], of_rules, order.game_of[chosen])
-    proven: Bools = game_ok & by_record(order.game_of, deal_ok, n_games)
-    return proven
+    return prove_games(rows, _prove_table)
+
+
+def _prove_table(n: int, text: str, deals: Deals) -> Bools:
+    """Each deal's verdict, for the deals of `n`-player games with these options (none proven at
+    another table size or with options that do not read)."""
+    rules = rules_of(text)
+    if n != PLAYERS or rules is None:
+        return np.zeros(len(deals.keys), dtype=bool)
+    return _prove_deals(rules, Read.of(deals), deals.keys, deals.table, deals.game_of)
 
 
 @dataclass(frozen=True)

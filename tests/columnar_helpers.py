@@ -108,3 +108,49 @@ def never_proven_wrongly(records: list[dict[str, Any]]) -> None:
     for report, was_proven in zip(full, proven, strict=True):
         assert not (was_proven and report[1]), report
     assert columnar == full
+
+
+def group_of(deal: dict[str, Any], key: str, index: int | None) -> list[str]:
+    """The cards of one group of a deal: `deal[key]`, or its `index`th group when it is a list."""
+    value: Any = deal.get(key)
+    text = value if index is None or type(value) is str else value[index]
+    return str(text or "").split()
+
+
+def set_group(deal: dict[str, Any], key: str, index: int | None, cards: list[str]) -> None:
+    """Write one group of a deal's cards back where `group_of` read it."""
+    if index is None or type(deal.get(key)) is str:
+        deal[key] = " ".join(cards)
+    else:
+        deal[key][index] = " ".join(cards)
+
+
+def swap_or_replace(
+    deal: dict[str, Any],
+    kind: str,
+    places: list[tuple[str, int | None]],
+    codes: list[str] | tuple[str, ...],
+    data: st.DataObject,
+    resize: bool = False,
+) -> None:
+    """A card of one of the deal's groups (`places`: each group's key and index) replaced by a
+    card of `codes` (`kind` "replace"; with `resize`, now and then one dropped or one added
+    instead), or swapped with a card of the same group or another ("swap")."""
+    first = data.draw(st.sampled_from(places))
+    cards = group_of(deal, *first)
+    i = data.draw(st.integers(0, len(cards) - 1))
+    if kind == "replace":
+        change = data.draw(st.integers(0, 5)) if resize else 2
+        if change == 0:
+            cards.pop(i)
+        elif change == 1:
+            cards.insert(i, data.draw(st.sampled_from(codes)))
+        else:
+            cards[i] = data.draw(st.sampled_from(codes))
+    else:
+        second = data.draw(st.sampled_from(places))
+        other = group_of(deal, *second) if second != first else cards
+        j = data.draw(st.integers(0, len(other) - 1))
+        cards[i], other[j] = other[j], cards[i]
+        set_group(deal, *second, other)
+    set_group(deal, *first, cards)

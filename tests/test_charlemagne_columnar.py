@@ -54,7 +54,14 @@ from recordkit.rules.charlemagne.play import legal_mask, winning_index
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
-from tests.columnar_helpers import archive_of, both_ways, changed_copies, never_proven_wrongly, proven_clean
+from tests.columnar_helpers import (
+    archive_of,
+    both_ways,
+    changed_copies,
+    never_proven_wrongly,
+    proven_clean,
+    swap_or_replace,
+)
 from tests.test_properties import PROPERTY, option_values, play
 
 CHARLEMAGNE = RULESETS["charlemagne"]
@@ -114,18 +121,7 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             deal.pop("tricks", None)
             deal.pop("knocks", None)
     elif kind in ("swap", "replace") and places:
-        first = data.draw(st.sampled_from(places))
-        cards = _group(deal, first)
-        i = data.draw(st.integers(0, len(cards) - 1))
-        if kind == "replace":
-            cards[i] = data.draw(st.sampled_from(DECKS["standard"].codes))
-        else:
-            second = data.draw(st.sampled_from(places))
-            other = _group(deal, second) if second != first else cards
-            j = data.draw(st.integers(0, len(other) - 1))
-            cards[i], other[j] = other[j], cards[i]
-            _set_group(deal, second, other)
-        _set_group(deal, first, cards)
+        swap_or_replace(deal, kind, places, DECKS["standard"].codes, data)
     elif kind == "call":
         auction = deal["auction"]
         auction[data.draw(st.integers(0, len(auction) - 1))] = data.draw(st.sampled_from(CALLS[variant]))
@@ -192,20 +188,6 @@ def _player(record: dict[str, Any], deal: dict[str, Any], trick: int, after: int
 def _groups(deal: dict[str, Any], key: str) -> list[Any]:
     value = deal.get(key)
     return [value] if type(value) is str else [v for v in value or [] if type(v) is str and v]
-
-
-def _group(deal: dict[str, Any], where: tuple[str, int]) -> list[str]:
-    key, index = where
-    value = deal[key]
-    return str(value if type(value) is str else value[index]).split()
-
-
-def _set_group(deal: dict[str, Any], where: tuple[str, int], cards: list[str]) -> None:
-    key, index = where
-    if type(deal[key]) is str:
-        deal[key] = " ".join(cards)
-    else:
-        deal[key][index] = " ".join(cards)
 
 
 @MANY

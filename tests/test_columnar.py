@@ -44,6 +44,7 @@ from tests.columnar_helpers import (
     played,
     proven_clean,
     rescored,
+    swap_or_replace,
 )
 from tests.test_properties import PROPERTY, option_values, play
 
@@ -187,24 +188,7 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             [("discard", None), ("tricks", data.draw(st.integers(0, len(deal["tricks"]) - 1)))],
         )
     if kind in ("swap", "replace"):
-        first = data.draw(st.sampled_from(groups))
-        cards = _group(deal, first)
-        i = data.draw(st.integers(0, len(cards) - 1))
-        if kind == "replace":
-            change = data.draw(st.integers(0, 5))  # a card replaced, now and then one dropped or added
-            if change == 0:
-                cards.pop(i)
-            elif change == 1:
-                cards.insert(i, data.draw(st.sampled_from(codes)))
-            else:
-                cards[i] = data.draw(st.sampled_from(codes))
-        else:
-            second = data.draw(st.sampled_from(groups))
-            other = _group(deal, second) if second != first else cards
-            j = data.draw(st.integers(0, len(other) - 1))
-            cards[i], other[j] = other[j], cards[i]
-            _set_group(deal, second, other)
-        _set_group(deal, first, cards)
+        swap_or_replace(deal, kind, groups, codes, data, resize=True)
     elif kind == "bid" and deal.get("auction"):
         deal["auction"][data.draw(st.integers(0, len(deal["auction"]) - 1))] = data.draw(
             st.sampled_from(BIDS)
@@ -282,20 +266,6 @@ def poignee(deal: dict[str, Any], data: st.DataObject) -> None:
         else:
             cards.insert(i, data.draw(st.sampled_from(["EX", "T21", "T1", "CK"])))
         shown["cards"] = " ".join(cards)
-
-
-def _group(deal: dict[str, Any], where: tuple[str, int | None]) -> list[str]:
-    key, index = where
-    text = deal[key] if index is None else deal[key][index]
-    return str(text).split()
-
-
-def _set_group(deal: dict[str, Any], where: tuple[str, int | None], cards: list[str]) -> None:
-    key, index = where
-    if index is None:
-        deal[key] = " ".join(cards)
-    else:
-        deal[key][index] = " ".join(cards)
 
 
 @MANY

@@ -41,7 +41,14 @@ from recordkit.rules.karnoffel.powers import winning_index
 from recordkit.rules.karnoffel.state import WINDOWS, Said
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
-from tests.columnar_helpers import changed_copies, never_proven_wrongly, played, proven_clean
+from tests.columnar_helpers import (
+    changed_copies,
+    group_of,
+    never_proven_wrongly,
+    played,
+    proven_clean,
+    set_group,
+)
 from tests.test_properties import PROPERTY, option_values
 from tests.test_properties import play as play_game
 
@@ -91,11 +98,11 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
     groups += [("tricks", i) for i in range(len(tricks))]
     if kind in ("swap", "hand", "faceup") and len(groups) > 1:
         (a, i), (b, j) = data.draw(st.lists(st.sampled_from(groups), min_size=2, max_size=2, unique=True))
-        first, second = _cards(deal, a, i), _cards(deal, b, j)
+        first, second = group_of(deal, a, i), group_of(deal, b, j)
         if first and second:
             p, q = data.draw(st.integers(0, len(first) - 1)), data.draw(st.integers(0, len(second) - 1))
             first[p], second[q] = second[q], first[p]
-            _put(deal, a, i, first), _put(deal, b, j, second)
+            set_group(deal, a, i, first), set_group(deal, b, j, second)
     elif kind == "replace" and tricks:
         i = data.draw(st.integers(0, len(tricks) - 1))
         cards = tricks[i].split()
@@ -133,9 +140,9 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
         deal["result"]["value"] = data.draw(st.sampled_from([4, 7, 10]))
     elif kind == "move" and len(groups) > 1:
         (a, i), (b, j) = data.draw(st.lists(st.sampled_from(groups), min_size=2, max_size=2, unique=True))
-        first = _cards(deal, a, i)
+        first = group_of(deal, a, i)
         if first:
-            _put(deal, b, j, [*_cards(deal, b, j), first.pop()]), _put(deal, a, i, first)
+            set_group(deal, b, j, [*group_of(deal, b, j), first.pop()]), set_group(deal, a, i, first)
     elif kind in ("on", "devil"):
         replayed(record, record["deals"].index(deal), kind)
 
@@ -163,18 +170,6 @@ def replayed(record: dict[str, Any], index: int, kind: str) -> None:
             p = trick.cards.index(state.devil)
             first[0], later[p] = later[p], first[0]
             tricks[0], tricks[t] = " ".join(first), " ".join(later)
-
-
-def _cards(deal: dict[str, Any], key: str, index: int | None) -> list[str]:
-    text = deal.get(key) if index is None else deal[key][index]
-    return str(text or "").split()
-
-
-def _put(deal: dict[str, Any], key: str, index: int | None, cards: list[str]) -> None:
-    if index is None:
-        deal[key] = " ".join(cards)
-    else:
-        deal[key][index] = " ".join(cards)
 
 
 def _words(written: list[list[Any]], kind: str, data: st.DataObject) -> None:

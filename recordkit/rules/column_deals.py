@@ -34,6 +34,8 @@ from recordkit.rules.columns import (
     ranks,
     record_deals,
     row_ranges,
+    totals_ok,
+    written_scores,
 )
 
 
@@ -162,12 +164,22 @@ def plays_of(deals: Deals, n: int, most: int, deck: list[str]) -> tuple[Ints, In
     return cards, tricks, ok
 
 
-def totals_before(deals: Deals, totals: Floats) -> Floats:
+def totals_before(deals: Deals, n: int) -> Floats:
     """Each deal's totals before it: the previous deal's written totals, 0 before a game's first
-    (once `columns.totals_ok` holds, the running totals the record path counts the deal from)."""
+    (once `scores_follow` holds, the running totals the record path counts the deal from)."""
+    zeros = np.zeros((len(deals.keys), n), dtype=np.int64)
+    _, totals = written_scores(deals.rows.scores, deals.score_keys, deals.keys, zeros)
     before = np.roll(totals, 1, axis=0)
     before[deals.first] = 0
     return before
+
+
+def scores_follow(deals: Deals, scores: Ints) -> tuple[Bools, Floats]:
+    """Whether each deal's written scores are `scores` (the scores it computed) and its written
+    totals the sums of its game's scores so far; and the written totals (k, n)."""
+    ok, totals = written_scores(deals.rows.scores, deals.score_keys, deals.keys, scores)
+    follows: Bools = ok & totals_ok(deals.game_of, scores, totals)
+    return follows, totals
 
 
 def previous(deals: Deals, values: Ints) -> Ints:

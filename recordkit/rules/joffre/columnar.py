@@ -26,6 +26,7 @@ from recordkit.rules.column_deals import (
     held_once,
     plays_of,
     prove_games,
+    scores_follow,
     seats_of,
     totals_before,
 )
@@ -36,8 +37,6 @@ from recordkit.rules.columns import (
     Ints,
     played_as_written,
     rotation_ok,
-    totals_ok,
-    written_scores,
 )
 from recordkit.rules.joffre.auction import max_bid
 from recordkit.rules.joffre.cards import JOFFRE_BONUS, KAISER_MALUS, JoffreCards, cards_for
@@ -81,8 +80,7 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     ok &= plays_ok & np.where(bid, played_tricks == size, played_tricks == 0)
 
     scores = np.zeros((k, n), dtype=np.int64)
-    _, totals = written_scores(deals.rows.scores, deals.score_keys, deals.keys, scores)
-    before = totals_before(deals, totals)
+    before = totals_before(deals, n)
     playing = np.flatnonzero(ok & bid)
     if playing.size:
         legal, scored = play_and_score(
@@ -96,8 +94,8 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
         )
         ok[playing] &= legal
         scores[playing] = scored
-    written_ok, totals = written_scores(deals.rows.scores, deals.score_keys, deals.keys, scores)
-    ok &= written_ok & totals_ok(deals.game_of, scores, totals)
+    follows, totals = scores_follow(deals, scores)
+    ok &= follows
     ok &= rotation_ok(deals.game_of, dealer, n)  # joffre.deal.rotation
     side = np.where(bid, bidder % 2 if options.mode == "teams" else bidder, -1)
     verdicts: Bools = ok & (deals.last | ~game_won(options, totals, side))  # joffre.end.target

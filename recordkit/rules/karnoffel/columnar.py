@@ -28,6 +28,7 @@ from recordkit.rules.column_deals import (
     previous,
     prove_games,
     ragged_groups,
+    scores_follow,
     seats_of,
     totals_before,
 )
@@ -37,8 +38,6 @@ from recordkit.rules.columns import (
     Floats,
     Ints,
     played_as_written,
-    totals_ok,
-    written_scores,
 )
 from recordkit.rules.karnoffel.cards import DEVIL, PARTIAL, POWER_RANKS, STOPPERS, cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN
@@ -74,7 +73,6 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     """Each deal's verdict, for the deals of `n`-player games with these options."""
     options = KarnoffelOptions.model_validate(orjson.loads(text))
     table = deals.table
-    k = table.num_rows
     cards = cards_of(options.deck)
     deck = list(cards.deck.codes)
     dealer, ok = played_as_written(table, n)
@@ -84,10 +82,7 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     downs, groups, sizes = ragged_groups(table.column("hands"), HAND, deck)
     words, count, kinds = call_words(deals, CALLS)
     ok &= np.all((kinds == CALL_KIND) | (np.arange(words.shape[1]) >= count[:, None]), axis=1)
-    _, totals = written_scores(
-        deals.rows.scores, deals.score_keys, deals.keys, np.zeros((k, n), dtype=np.int64)
-    )
-    before = sides_before(totals_before(deals, totals), n)
+    before = sides_before(totals_before(deals, n), n)
     value, decided, surrendered, raiser, windows_ok = windows(options, words, count, forehand, n, before)
     ok &= windows_ok
 
@@ -106,8 +101,8 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
         ok[playing] &= legal
         decided[playing] = side
     scores = np.where((np.arange(n) % 2 == decided[:, None]) & ok[:, None], value[:, None], 0)
-    written_ok, totals = written_scores(deals.rows.scores, deals.score_keys, deals.keys, scores)
-    ok &= written_ok & totals_ok(deals.game_of, scores, totals)
+    follows, totals = scores_follow(deals, scores)
+    ok &= follows
     after = np.where(surrendered & (options.dealer_after_surrender == "proposer"), raiser, forehand)
     ok &= deals.first | (dealer == previous(deals, after))  # karnoffel.deal.rotation
     reached = np.any(totals >= options.target, axis=1)  # karnoffel.game.end

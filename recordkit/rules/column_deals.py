@@ -31,6 +31,7 @@ from recordkit.rules.columns import (
     is_sorted,
     last_deals,
     list_lengths,
+    narrow_ints,
     ranks,
     record_deals,
     row_ranges,
@@ -63,6 +64,8 @@ class Deals:
         return last_deals(self.game_of)
 
 
+PlaysRows = tuple[npt.NDArray[np.signedinteger[Any]], npt.NDArray[np.signedinteger[Any]], Ints]
+"""The plays rows as arrays: each row's trick and position (in their own width) and card id."""
 Prove = Callable[[int, str, Deals], Bools]
 """A game's check of the deals of one table: (players, options as the games row writes them,
 the deals) to each deal's verdict."""
@@ -141,25 +144,38 @@ def call_words(
     return value, count, kind
 
 
-def plays_of(deals: Deals, n: int, most: int, deck: list[str]) -> tuple[Ints, Ints, Bools]:
+def plays_of(
+    plays: pa.Table, play_keys: Ints, keys: Ints, n: int, most: int, deck: list[str] | tuple[str, ...]
+) -> tuple[Ints, Ints, Bools]:
+    """Each deal's (by `keys`) cards (k, most, n) in the order played (-1 past its tricks), how
+    many tricks, and whether its plays rows are whole tricks in order, at most `most`, of known
+    cards (`tricks_in_order` over the plays rows read once)."""
+    first, count = row_ranges(play_keys, keys)
+    trick, position = narrow_ints(plays, "trick"), narrow_ints(plays, "position")
+    return tricks_in_order(first, count, (trick, position, codes(plays.column("card"), deck)), n, most)
+
+
+def tricks_in_order(first: Ints, count: Ints, rows: PlaysRows, n: int, most: int) -> tuple[Ints, Ints, Bools]:
     """Each deal's cards (k, most, n) in the order played (-1 past its tricks), how many tricks,
-    and whether its plays rows are whole tricks in order, at most `most`, of known cards."""
-    plays = deals.rows.plays
-    first, count = row_ranges(deals.play_keys, deals.keys)
-    k = len(deals.keys)
+    and whether its `count` plays rows from `first` (of `rows`: every row's trick, position and
+    card id) are whole tricks in order, at most `most`, of known cards."""
+    trick, position, ids = rows
+    k, slots = len(first), most * n
     tricks = count // n
     ok = (count % n == 0) & (tricks <= most)
     cards = np.full((k, most, n), -1, dtype=np.int64)
-    if plays.num_rows == 0:
+    if len(ids) == 0:
         return cards, tricks, ok & (count == 0)
-    slots = most * n
-    at = np.minimum(first[:, None] + np.arange(slots), plays.num_rows - 1)
-    inside = np.arange(slots) < count[:, None]
-    trick, position = ints(plays, "trick")[at], ints(plays, "position")[at]
-    ids = codes(plays.column("card"), deck)[at]
-    ok &= np.all(~inside | (trick == np.repeat(np.arange(1, most + 1), n)), axis=1)
-    ok &= np.all(~inside | (position == np.tile(np.arange(1, n + 1), most)), axis=1)
-    ok &= np.all(~inside | (ids >= 0), axis=1)
+    if len(ids) == k * slots and np.all(count == slots) and np.all(first == np.arange(k) * slots):
+        inside = np.ones((1, slots), dtype=bool)  # every deal whole, its rows one after the other
+        trick, position, ids = trick.reshape(k, slots), position.reshape(k, slots), ids.reshape(k, slots)
+    else:
+        at = np.minimum(first[:, None] + np.arange(slots), len(ids) - 1)
+        inside = np.arange(slots) < count[:, None]
+        trick, position, ids = trick[at], position[at], ids[at]
+    in_order = trick == np.repeat(np.arange(1, most + 1), n).astype(trick.dtype)
+    in_order &= position == np.tile(np.arange(1, n + 1), most).astype(position.dtype)
+    ok &= np.all(~inside | (in_order & (ids >= 0)), axis=1)
     cards[:] = np.where(inside, ids, -1).reshape(k, most, n)
     return cards, tricks, ok
 

@@ -43,7 +43,7 @@ from recordkit.rules.charlemagne.columnar_rules import (
     exchange_key,
     rules_of,
 )
-from recordkit.rules.column_deals import Deals, card_groups, prove_games
+from recordkit.rules.column_deals import Deals, card_groups, prove_games, tricks_in_order
 from recordkit.rules.columns import (
     Bools,
     ColumnRows,
@@ -304,7 +304,10 @@ def _play_and_score(
     first, count = plays
     owner, out, trump = dealt[0][chosen], dealt[1][chosen], dealt[2][chosen]
     contract, bidder = (values[chosen] for values in auction)
-    cards, ok = _plays(read, first[chosen], count[chosen], n, rules.cards)
+    cards, tricks, ok = tricks_in_order(
+        first[chosen], count[chosen], (read.trick, read.position, read.played), n, TRICKS
+    )
+    ok &= (tricks == TRICKS) & np.all(cards < rules.cards, axis=(1, 2))  # charlemagne.trick.size, .count
     seats_in_play = np.argsort(out, axis=1, kind="stable")[:, :n]
     held = (owner[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
     ok &= np.all(held == np.where(out, 0, HAND_SIZE), axis=1)  # eight cards each in the play
@@ -330,24 +333,6 @@ def _first_leader(rules: Rules, contract: Ints, bidder: Ints, out: Bools) -> Int
     left = after[rows, np.argmax(~out[rows[:, None], after], axis=1)]
     leader: Ints = np.where(rules.leads[contract], bidder, left)
     return leader
-
-
-def _plays(read: Read, first: Ints, count: Ints, n: int, cards: int) -> tuple[Ints, Bools]:
-    """Each deal's cards (k, tricks, n) in the order played, and whether its plays rows are every
-    trick whole, in order, with cards of the variant's deck (charlemagne.trick.size, .count)."""
-    size = TRICKS * n
-    played = np.full((len(first), TRICKS, n), -1, dtype=np.int64)
-    ok = count == size
-    whole = np.flatnonzero(ok)
-    if whole.size:
-        at = first[whole, None] + np.arange(size)
-        ids = read.played[at]
-        in_order = np.all(read.trick[at] == np.repeat(np.arange(1, TRICKS + 1), n), axis=1)
-        in_order &= np.all(read.position[at] == np.tile(np.arange(1, n + 1), TRICKS), axis=1)
-        in_order &= np.all((ids >= 0) & (ids < cards), axis=1)
-        ok[whole] = in_order
-        played[whole] = ids.reshape(-1, TRICKS, n)
-    return played, ok
 
 
 def _knocks_ok(read: Read, calls: Calls, chosen: Ints, seats: Ints, out: Bools) -> Bools:

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from recordkit.rules.column_deals import card_groups, from_here_on
+from recordkit.rules.column_deals import card_groups, from_here_on, plays_of
 from recordkit.rules.columns import (
     Bools,
     ColumnRows,
@@ -35,7 +35,6 @@ from recordkit.rules.columns import (
     distinct,
     ints,
     is_sorted,
-    narrow_ints,
     options_of,
     record_deals,
     rotation_ok,
@@ -223,8 +222,8 @@ def _prove_deals(
         holder = dealt[rows_k, np.minimum(called, CARDS - 1)]
         partner = np.where(takes & (holder < n) & (holder != taker), holder, -1)
     ok &= ~needs_discard | _discard_ok(dealt, calls.discard, taker, n, variant.permissive)
-    cards, plays_ok, plays_none = _plays(rows.plays, keys.plays, deal_key, n, size)
-    ok &= np.where(takes | goulash, plays_ok, plays_none)
+    cards, tricks, plays_ok = plays_of(rows.plays, keys.plays, deal_key, n, size, DECK.codes)
+    ok &= plays_ok & np.where(takes | goulash, tricks == size, tricks == 0)
 
     scores = np.zeros((k, n))
     playing = np.flatnonzero(ok & takes)
@@ -397,32 +396,6 @@ def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int, permissive: Boo
     fft = ~np.any(IS_KING[cards], axis=1) & (IS_TRUMP[cards].sum(axis=1) <= needed)
     allowed: Bools = ok & (permissive | fft)
     return allowed
-
-
-def _plays(plays: pa.Table, play_keys: Ints, keys: Ints, n: int, size: int) -> tuple[Ints, Bools, Bools]:
-    """Each deal's cards (k, tricks, n) in the order played, whether its plays rows are every
-    trick whole and in order, and whether it has none."""
-    first, count = row_ranges(play_keys, keys)
-    per_deal = size * n
-    whole = np.flatnonzero(count == per_deal)
-    cards = np.full((len(keys), size, n), -1, dtype=np.int64)
-    exact = np.zeros(len(keys), dtype=bool)
-    if whole.size:
-        trick, position = narrow_ints(plays, "trick"), narrow_ints(plays, "position")
-        ids = codes(plays.column("card"), DECK.codes)
-        if whole.size * per_deal != plays.num_rows or np.any(
-            first[whole] != np.arange(whole.size) * per_deal
-        ):
-            at = (first[whole, None] + np.arange(per_deal)).ravel()  # else every row, in order
-            trick, position, ids = trick[at], position[at], ids[at]
-        ids = ids.reshape(-1, per_deal)
-        tricks_in_order = np.repeat(np.arange(1, size + 1), n).astype(trick.dtype)
-        positions_in_order = np.tile(np.arange(1, n + 1), size).astype(position.dtype)
-        in_order = np.all(trick.reshape(-1, per_deal) == tricks_in_order, axis=1)
-        in_order &= np.all(position.reshape(-1, per_deal) == positions_in_order, axis=1)
-        exact[whole] = in_order & np.all(ids >= 0, axis=1)
-        cards[whole] = ids.reshape(-1, size, n)
-    return cards, exact, count == 0
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     contract, bidder, auction_ok = auction(options, calls, dealer, n, size)
     ok &= auction_ok
     bid = contract > 0
-    tricks, played_tricks, plays_ok = plays_of(deals, n, size, deck)
+    tricks, played_tricks, plays_ok = plays_of(deals.rows.plays, deals.play_keys, deals.keys, n, size, deck)
     ok &= plays_ok & np.where(bid, played_tricks == size, played_tricks == 0)
 
     scores = np.zeros((k, n), dtype=np.int64)

@@ -89,7 +89,7 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     ok &= dealt_sizes(shown, groups, sizes, n, surrendered)
     owner, once = _owner(faceup, downs, dealer, n, len(deck))
     ok &= once
-    tricks, played_tricks, plays_ok = plays_of(deals, n, TRICKS, deck)
+    tricks, played_tricks, plays_ok = plays_of(deals.rows.plays, deals.play_keys, deals.keys, n, TRICKS, deck)
     ok &= plays_ok & np.where(surrendered, played_tricks == 0, played_tricks > 0)
 
     playing = np.flatnonzero(ok & ~surrendered)

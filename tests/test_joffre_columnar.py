@@ -152,10 +152,8 @@ def own_swap(record: dict[str, Any], index: int, data: st.DataObject) -> None:
 @MANY
 @given(joffre_games, st.data())
 def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObject) -> None:
-    """Copies of a generated record, each with one mistake or one change anywhere: the columns
-    prove none that the full replay objects to, and the findings of the whole archive are the full
-    replay's. Half the mistaken copies are scored by the rules, so that no fault hides behind a
-    wrong score."""
+    """Joffre records with a typist's mistake (`mistake`: cards swapped or replaced, a call,
+    a seat's own cards swapped, a sheet fact...) or any change: never proven wrongly (`columnar_helpers.never_proven_wrongly`)."""
     record = play_game(game, deals=3)
     if not record:
         return

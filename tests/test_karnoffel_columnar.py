@@ -199,10 +199,8 @@ def _words(written: list[list[Any]], kind: str, data: st.DataObject) -> None:
 @MANY
 @given(karnoffel_games, st.data())
 def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObject) -> None:
-    """Copies of a generated record, each with one mistake or one change anywhere: the columns
-    prove none that the full replay objects to, and the findings of the whole archive are the full
-    replay's. Half the mistaken copies are scored by the rules, so that no fault hides behind a
-    wrong score."""
+    """Karnöffel records with a typist's mistake (`mistake`: cards swapped or replaced, a word
+    of the windows, a trick played on...) or any change: never proven wrongly (`columnar_helpers.never_proven_wrongly`)."""
     record = play_game(game, deals=4)
     never_proven_wrongly([record, *changed_copies(record, data, KARNOFFEL, mistake, 10, 8)])
 

@@ -154,3 +154,39 @@ def swap_or_replace(
         cards[i], other[j] = other[j], cards[i]
         set_group(deal, *second, other)
     set_group(deal, *first, cards)
+
+
+SHARED_MISTAKES = ("replace", "dealer", "status", "score", "total", "tricks", "rotate", "leader", "winner")
+"""The mistakes of `shared_mistake`, which a record of any game can take."""
+
+
+def shared_mistake(
+    deal: dict[str, Any], kind: str, n: int, codes: list[str], steps: list[int], data: st.DataObject
+) -> None:
+    """One of the mistakes a typist makes in a deal of any game at a table of `n` (`kind`, one of
+    `SHARED_MISTAKES`): a card of a trick replaced by one of `codes`, the dealer or the status
+    changed, a score or a total moved by one of `steps`, two tricks swapped, a trick's cards
+    rotated, a trick's leader or winner written (rightly or not)."""
+    tricks: list[Any] = deal.get("tricks", [])
+    if kind == "replace" and tricks:
+        i = data.draw(st.integers(0, len(tricks) - 1))
+        cards = tricks[i].split()
+        cards[data.draw(st.integers(0, n - 1))] = data.draw(st.sampled_from(codes))
+        tricks[i] = " ".join(cards)
+    elif kind == "dealer":
+        deal["dealer"] = (deal["dealer"] + data.draw(st.integers(1, n))) % (n + 1)
+    elif kind == "status":
+        deal["status"] = data.draw(st.sampled_from(["annulled", "abandoned"]))
+    elif kind in ("score", "total") and deal.get("result"):
+        values = deal["result"]["scores"] if kind == "score" else deal["totals"]
+        values[data.draw(st.integers(0, n - 1))] += data.draw(st.sampled_from(steps))
+    elif kind == "tricks" and len(tricks) > 1:
+        i, j = data.draw(st.lists(st.integers(0, len(tricks) - 1), min_size=2, max_size=2, unique=True))
+        tricks[i], tricks[j] = tricks[j], tricks[i]
+    elif kind == "rotate" and tricks:
+        i = data.draw(st.integers(0, len(tricks) - 1))
+        cards = tricks[i].split()
+        tricks[i] = " ".join(cards[1:] + cards[:1])
+    elif kind in ("leader", "winner") and tricks:
+        i = data.draw(st.integers(0, len(tricks) - 1))
+        tricks[i] = {"cards": tricks[i], kind: data.draw(st.integers(0, n - 1))}

@@ -30,7 +30,14 @@ from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
-from tests.columnar_helpers import changed_copies, never_proven_wrongly, played, proven_clean
+from tests.columnar_helpers import (
+    SHARED_MISTAKES,
+    changed_copies,
+    never_proven_wrongly,
+    played,
+    proven_clean,
+    shared_mistake,
+)
 from tests.test_properties import PROPERTY, option_values
 from tests.test_properties import play as play_game
 
@@ -86,13 +93,6 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
         a, b = deal["hands"][i].split(), deal["hands"][j].split()
         a[0], b[-1] = b[-1], a[0]
         deal["hands"][i], deal["hands"][j] = " ".join(a), " ".join(b)
-    elif kind == "replace" and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        cards = tricks[i].split()
-        cards[data.draw(st.integers(0, n - 1))] = data.draw(
-            st.sampled_from(["E0", "F0", "G0", "R7", "G7", "X1"])
-        )
-        tricks[i] = " ".join(cards)
     elif kind in ("call", "add", "drop"):
         calls = deal["auction"]
         i = data.draw(st.integers(0, len(calls) - 1))
@@ -103,24 +103,8 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             calls.insert(i, word)
         else:
             del calls[i]
-    elif kind == "dealer":
-        deal["dealer"] = (deal["dealer"] + data.draw(st.integers(1, n))) % (n + 1)
-    elif kind == "status":
-        deal["status"] = data.draw(st.sampled_from(["annulled", "abandoned"]))
-    elif kind in ("score", "total") and deal.get("result"):
-        key, values = ("result", deal["result"]["scores"]) if kind == "score" else ("totals", deal["totals"])
-        values[data.draw(st.integers(0, n - 1))] += data.draw(st.sampled_from([1, -1, 5, -5]))
-        del key
-    elif kind == "tricks" and len(tricks) > 1:
-        i, j = data.draw(st.lists(st.integers(0, len(tricks) - 1), min_size=2, max_size=2, unique=True))
-        tricks[i], tricks[j] = tricks[j], tricks[i]
-    elif kind == "rotate" and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        cards = tricks[i].split()
-        tricks[i] = " ".join(cards[1:] + cards[:1])
-    elif kind in ("leader", "winner") and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        tricks[i] = {"cards": tricks[i], kind: data.draw(st.integers(0, n - 1))}
+    elif kind in SHARED_MISTAKES:
+        shared_mistake(deal, kind, n, ["E0", "F0", "G0", "R7", "G7", "X1"], [1, -1, 5, -5], data)
     elif kind == "trump":
         deal["trump"] = data.draw(st.sampled_from(["E", "F", "R", "G", "none"]))
     elif kind == "fact" and deal.get("result"):

@@ -42,12 +42,14 @@ from recordkit.rules.karnoffel.state import WINDOWS, Said
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
 from tests.columnar_helpers import (
+    SHARED_MISTAKES,
     changed_copies,
     group_of,
     never_proven_wrongly,
     played,
     proven_clean,
     set_group,
+    shared_mistake,
 )
 from tests.test_properties import PROPERTY, option_values
 from tests.test_properties import play as play_game
@@ -103,37 +105,15 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             p, q = data.draw(st.integers(0, len(first) - 1)), data.draw(st.integers(0, len(second) - 1))
             first[p], second[q] = second[q], first[p]
             set_group(deal, a, i, first), set_group(deal, b, j, second)
-    elif kind == "replace" and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        cards = tricks[i].split()
-        cards[data.draw(st.integers(0, n - 1))] = data.draw(
-            st.sampled_from(["S7", "HJ", "D2", "CA", "SA", "X9"])
-        )
-        tricks[i] = " ".join(cards)
     elif kind in ("word", "add", "drop", "window", "merge"):
         windows_written = deal.setdefault("proposals", [])
         _words(windows_written, kind, data)
-    elif kind == "dealer":
-        deal["dealer"] = (deal["dealer"] + data.draw(st.integers(1, n))) % (n + 1)
-    elif kind == "status":
-        deal["status"] = data.draw(st.sampled_from(["annulled", "abandoned"]))
-    elif kind in ("score", "total") and deal.get("result"):
-        values = deal["result"]["scores"] if kind == "score" else deal["totals"]
-        values[data.draw(st.integers(0, n - 1))] += data.draw(st.sampled_from([1, -4, 3, 7]))
-    elif kind == "tricks" and len(tricks) > 1:
-        i, j = data.draw(st.lists(st.integers(0, len(tricks) - 1), min_size=2, max_size=2, unique=True))
-        tricks[i], tricks[j] = tricks[j], tricks[i]
-    elif kind == "rotate" and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        cards = tricks[i].split()
-        tricks[i] = " ".join(cards[1:] + cards[:1])
+    elif kind in SHARED_MISTAKES:
+        shared_mistake(deal, kind, n, ["S7", "HJ", "D2", "CA", "SA", "X9"], [1, -4, 3, 7], data)
     elif kind == "cut" and tricks:
         tricks.pop()
     elif kind == "more" and tricks:
         tricks.append(tricks[-1])
-    elif kind in ("leader", "winner") and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        tricks[i] = {"cards": tricks[i], kind: data.draw(st.integers(0, n - 1))}
     elif kind == "suit":
         deal["chosen_suit"] = data.draw(st.sampled_from(["S", "C", "H", "D"]))
     elif kind == "fact" and deal.get("result"):

@@ -164,19 +164,19 @@ def tricks_in_order(first: Ints, count: Ints, rows: PlaysRows, n: int, most: int
     tricks = count // n
     ok = (count % n == 0) & (tricks <= most)
     cards = np.full((k, most, n), -1, dtype=np.int64)
-    if len(ids) == 0:
-        return cards, tricks, ok & (count == 0)
-    if len(ids) == k * slots and np.all(count == slots) and np.all(first == np.arange(k) * slots):
-        inside = np.ones((1, slots), dtype=bool)  # every deal whole, its rows one after the other
-        trick, position, ids = trick.reshape(k, slots), position.reshape(k, slots), ids.reshape(k, slots)
+    live = np.flatnonzero(ok & (count > 0))  # the others: no rows, or not whole tricks
+    m, start, rows_of = len(live), first[live], count[live]
+    if len(ids) == m * slots and np.all(rows_of == slots) and np.all(start == np.arange(m) * slots):
+        inside = np.ones((1, slots), dtype=bool)  # every row, whole deals one after the other
+        trick, position, ids = trick.reshape(m, slots), position.reshape(m, slots), ids.reshape(m, slots)
     else:
-        at = np.minimum(first[:, None] + np.arange(slots), len(ids) - 1)
-        inside = np.arange(slots) < count[:, None]
+        at = np.minimum(start[:, None] + np.arange(slots), max(len(ids) - 1, 0))
+        inside = np.arange(slots) < rows_of[:, None]
         trick, position, ids = trick[at], position[at], ids[at]
     in_order = trick == np.repeat(np.arange(1, most + 1), n).astype(trick.dtype)
     in_order &= position == np.tile(np.arange(1, n + 1), most).astype(position.dtype)
-    ok &= np.all(~inside | (in_order & (ids >= 0)), axis=1)
-    cards[:] = np.where(inside, ids, -1).reshape(k, most, n)
+    ok[live] = np.all(~inside | (in_order & (ids >= 0)), axis=1)
+    cards[live] = np.where(inside, ids, -1).reshape(m, most, n)
     return cards, tricks, ok
 
 

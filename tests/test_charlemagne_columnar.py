@@ -22,8 +22,6 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recordkit.archive.columnar import archive_items
-from recordkit.archive.convert import to_archive
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.rules.base import Action
@@ -55,9 +53,16 @@ from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.play import legal_mask, winning_index
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 from recordkit.sources import RawRecord
-from recordkit.validate import RecordReport, Settings, findings, validate_record
+from recordkit.validate import validate_record
+from tests.columnar_helpers import (
+    archive_of,
+    both_ways,
+    changed_copies,
+    never_proven_wrongly,
+    proven_clean,
+    swap_or_replace,
+)
 from tests.test_properties import PROPERTY, option_values, play
-from tests.test_quick import _found, full_replays, mutate
 
 CHARLEMAGNE = RULESETS["charlemagne"]
 MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "6")))
@@ -67,24 +72,6 @@ games = st.tuples(
     st.just(CHARLEMAGNE), st.just(PLAYERS), option_values(CharlemagneOptions), st.integers(0, 2**31)
 )
 """Every variant and option of Charlemagne, four players."""
-
-
-def archive_of(records: list[dict[str, Any]], folder: str) -> Path:
-    source, archive = Path(folder) / "games.jsonl", Path(folder) / "archive"
-    source.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
-    to_archive([str(source)], archive)
-    return archive
-
-
-def both_ways(archive: Path) -> tuple[list[Any], list[Any], list[bool]]:
-    """The findings through the columnar check, through the full replay, and which records the
-    columnar check proved."""
-    items = list(archive_items(archive, Settings()))
-    return (
-        [_found(findings(item, Settings())) for item in items],
-        [_found(report) for report in full_replays(archive)],
-        [isinstance(item, RecordReport) for item in items],
-    )
 
 
 def provable(record: dict[str, Any]) -> bool:
@@ -102,24 +89,7 @@ def test_generated_archives_are_proven_column_by_column(played: list[Any]) -> No
     """Every generated record (random play: every contract, knocks, lone defenders) that the
     columns cover is proven without its JSON, and the findings are the full replay's (none)."""
     records = [play(game, deals=4) for game in played]
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of(records, folder))
-    assert columnar == full
-    assert all(not report[1] for report in full)
-    assert proven == [provable(record) for record in records]
-
-
-def rescored(record: dict[str, Any]) -> None:
-    """Write the scores and running totals the rules give for each deal as it now stands, so
-    that no fault hides behind a wrong score."""
-    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
-    totals: list[int | float] = [0] * PLAYERS
-    for deal, replay in zip(record["deals"], report.replays, strict=False):
-        if replay is None or replay.scores is None or not isinstance(deal, dict):
-            return
-        deal["result"] = {"scores": list(replay.scores)}
-        totals = [total + score for total, score in zip(totals, replay.scores, strict=True)]
-        deal["totals"] = totals
+    assert proven_clean(records) == [provable(record) for record in records]
 
 
 GROUPS = ("hands", "kitty", "partner_card", "discard", "defender_card", "defender_discard", "tricks")
@@ -151,18 +121,7 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             deal.pop("tricks", None)
             deal.pop("knocks", None)
     elif kind in ("swap", "replace") and places:
-        first = data.draw(st.sampled_from(places))
-        cards = _group(deal, first)
-        i = data.draw(st.integers(0, len(cards) - 1))
-        if kind == "replace":
-            cards[i] = data.draw(st.sampled_from(DECKS["standard"].codes))
-        else:
-            second = data.draw(st.sampled_from(places))
-            other = _group(deal, second) if second != first else cards
-            j = data.draw(st.integers(0, len(other) - 1))
-            cards[i], other[j] = other[j], cards[i]
-            _set_group(deal, second, other)
-        _set_group(deal, first, cards)
+        swap_or_replace(deal, kind, places, DECKS["standard"].codes, data)
     elif kind == "call":
         auction = deal["auction"]
         auction[data.draw(st.integers(0, len(auction) - 1))] = data.draw(st.sampled_from(CALLS[variant]))
@@ -231,20 +190,6 @@ def _groups(deal: dict[str, Any], key: str) -> list[Any]:
     return [value] if type(value) is str else [v for v in value or [] if type(v) is str and v]
 
 
-def _group(deal: dict[str, Any], where: tuple[str, int]) -> list[str]:
-    key, index = where
-    value = deal[key]
-    return str(value if type(value) is str else value[index]).split()
-
-
-def _set_group(deal: dict[str, Any], where: tuple[str, int], cards: list[str]) -> None:
-    key, index = where
-    if type(deal[key]) is str:
-        deal[key] = " ".join(cards)
-    else:
-        deal[key][index] = " ".join(cards)
-
-
 @MANY
 @given(games, st.data())
 def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObject) -> None:
@@ -254,19 +199,7 @@ def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObje
     the mistaken copies are scored by the rules (`rescored`), so that no fault hides behind a
     wrong score."""
     record = play(game, deals=3)
-    copies = [orjson.loads(orjson.dumps(record)) for _ in range(12)]
-    for number, copy in enumerate(copies):
-        if number < 10:
-            mistake(copy, data)
-            if number % 2:
-                rescored(copy)
-        else:
-            mutate(copy, data, CHARLEMAGNE)
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of([record, *copies], folder))
-    for report, was_proven in zip(full, proven, strict=True):
-        assert not (was_proven and report[1]), report
-    assert columnar == full
+    never_proven_wrongly([record, *changed_copies(record, data, CHARLEMAGNE, mistake, 12, 10)])
 
 
 def test_a_deal_after_the_end_of_the_game_is_not_proven(tmp_path: Path) -> None:

@@ -27,7 +27,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recordkit.archive.columnar import archive_items
-from recordkit.archive.convert import to_archive
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.rules.base import Ruleset
@@ -36,9 +35,18 @@ from recordkit.rules.french_tarot.cards import DECK, EXCUSE
 from recordkit.rules.french_tarot.columnar import Contract, Poignees, Variant, _scores, prove_columns
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.sources import RawRecord
-from recordkit.validate import RecordReport, Settings, findings, validate_record
+from recordkit.validate import RecordReport, Settings, validate_record
+from tests.columnar_helpers import (
+    archive_of,
+    both_ways,
+    changed_copies,
+    never_proven_wrongly,
+    played,
+    proven_clean,
+    rescored,
+    swap_or_replace,
+)
 from tests.test_properties import PROPERTY, option_values, play
-from tests.test_quick import _found, full_replays, mutate
 
 TAROT = RULESETS["french-tarot"]
 TAROT_CODES = DECK.codes
@@ -60,25 +68,6 @@ columnar_games = st.sampled_from(COLUMNAR).flatmap(
     )
 )
 """Every game that has a columnar check, at every table size, with any options."""
-
-
-def archive_of(records: list[dict[str, Any]], folder: str) -> Path:
-    source, archive = Path(folder) / "games.jsonl", Path(folder) / "archive"
-    source.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
-    to_archive([str(source)], archive)
-    return archive
-
-
-def both_ways(archive: Path) -> tuple[list[Any], list[Any], list[bool]]:
-    """The findings through the columnar check, through the full replay, and which records the
-    columnar check proved."""
-    items = list(archive_items(archive, Settings()))
-    columnar = [_found(findings(item, Settings())) for item in items]
-    return (
-        columnar,
-        [_found(report) for report in full_replays(archive)],
-        [isinstance(i, RecordReport) for i in items],
-    )
 
 
 def left_to_the_record_path(record: dict[str, Any]) -> bool:
@@ -107,23 +96,20 @@ def provable(records: list[dict[str, Any]]) -> list[bool]:
     """Which clean French Tarot records of one archive the columns cover (`left_to_the_record_path`),
     when some card is played in the archive (an archive of thrown-in deals alone, with an empty
     plays table, goes to the record path)."""
-    played = any(deal.get("tricks") for record in records for deal in record["deals"])
-    return [played and not left_to_the_record_path(record) for record in records]
+    some = played(records)
+    return [some and not left_to_the_record_path(record) for record in records]
 
 
 @PROPERTY
 @given(st.lists(columnar_games, min_size=1, max_size=4))
-def test_generated_archives_are_proven_column_by_column(played: list[Any]) -> None:
+def test_generated_archives_are_proven_column_by_column(games: list[Any]) -> None:
     """Every game with a columnar check: the findings over a generated archive are the full
     replay's (none); for French Tarot, every record the columns cover (`provable`) is proven
     without its JSON."""
-    records = [record for record in (play(game, deals=4) for game in played) if record]
+    records = [record for record in (play(game, deals=4) for game in games) if record]
     if not records:
         return
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of(records, folder))
-    assert columnar == full
-    assert all(not report[1] for report in full)
+    proven = proven_clean(records)
     if all(record["game"] == TAROT.name for record in records):
         assert proven == provable(records)
 
@@ -135,9 +121,7 @@ def test_every_table_size_is_proven_column_by_column(ruleset: Ruleset[Any, Any, 
     """A game's columnar check covers every table size: of a few generated records with the default
     options, some are proven without their JSON (so the property tests above are not vacuous)."""
     records = [play((ruleset, players, {}, seed), deals=3) for seed in range(4)]
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of(records, folder))
-    assert columnar == full and any(proven)
+    assert any(proven_clean(records))
 
 
 BIDS = ["pass", "petite", "garde", "garde_sans", "garde_contre"]
@@ -204,24 +188,7 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             [("discard", None), ("tricks", data.draw(st.integers(0, len(deal["tricks"]) - 1)))],
         )
     if kind in ("swap", "replace"):
-        first = data.draw(st.sampled_from(groups))
-        cards = _group(deal, first)
-        i = data.draw(st.integers(0, len(cards) - 1))
-        if kind == "replace":
-            change = data.draw(st.integers(0, 5))  # a card replaced, now and then one dropped or added
-            if change == 0:
-                cards.pop(i)
-            elif change == 1:
-                cards.insert(i, data.draw(st.sampled_from(codes)))
-            else:
-                cards[i] = data.draw(st.sampled_from(codes))
-        else:
-            second = data.draw(st.sampled_from(groups))
-            other = _group(deal, second) if second != first else cards
-            j = data.draw(st.integers(0, len(other) - 1))
-            cards[i], other[j] = other[j], cards[i]
-            _set_group(deal, second, other)
-        _set_group(deal, first, cards)
+        swap_or_replace(deal, kind, groups, codes, data, resize=True)
     elif kind == "bid" and deal.get("auction"):
         deal["auction"][data.draw(st.integers(0, len(deal["auction"]) - 1))] = data.draw(
             st.sampled_from(BIDS)
@@ -301,35 +268,6 @@ def poignee(deal: dict[str, Any], data: st.DataObject) -> None:
         shown["cards"] = " ".join(cards)
 
 
-def rescored(record: dict[str, Any]) -> None:
-    """Write the scores and running totals the rules give for each deal as it now stands (a
-    recorder who counts right what was wrongly played), so that no fault hides behind a score."""
-    if not isinstance(record.get("players"), list) or not isinstance(record.get("deals"), list):
-        return
-    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
-    totals = [0] * len(record["players"])
-    for deal, replay in zip(record["deals"], report.replays, strict=False):
-        if replay is None or replay.scores is None or not isinstance(deal, dict):
-            return
-        deal["result"] = {"scores": list(replay.scores)}
-        totals = [total + score for total, score in zip(totals, replay.scores, strict=True)]
-        deal["totals"] = totals
-
-
-def _group(deal: dict[str, Any], where: tuple[str, int | None]) -> list[str]:
-    key, index = where
-    text = deal[key] if index is None else deal[key][index]
-    return str(text).split()
-
-
-def _set_group(deal: dict[str, Any], where: tuple[str, int | None], cards: list[str]) -> None:
-    key, index = where
-    if index is None:
-        deal[key] = " ".join(cards)
-    else:
-        deal[key][index] = " ".join(cards)
-
-
 @MANY
 @given(columnar_games, st.data())
 def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObject) -> None:
@@ -343,19 +281,9 @@ def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObje
     record = play(game, deals=3)
     if not record:
         return
-    copies = [orjson.loads(orjson.dumps(record)) for _ in range(12)]
-    for number, copy in enumerate(copies):
-        if number < 10 and ruleset is TAROT:
-            mistake(copy, data)
-        else:
-            mutate(copy, data, ruleset)
-        if number % 2:
-            rescored(copy)
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of([record, *copies], folder))
-    for report, was_proven in zip(full, proven, strict=True):
-        assert not (was_proven and report[1]), report
-    assert columnar == full
+    never_proven_wrongly(
+        [record, *changed_copies(record, data, ruleset, mistake if ruleset is TAROT else None, 12, 10)]
+    )
 
 
 def left_out(record: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
@@ -384,12 +312,12 @@ def left_out(record: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
 
 @PROPERTY
 @given(st.lists(tarot_games, min_size=1, max_size=3), st.data())
-def test_deals_with_cards_left_out_take_the_record_path(played: list[Any], data: st.DataObject) -> None:
+def test_deals_with_cards_left_out_take_the_record_path(games: list[Any], data: st.DataObject) -> None:
     """A deal whose hands or dog the record leaves out is never proven column by column (the
     archive holds its derived hands, but it is not `as_written`): its record goes to the record
     path, which derives the hands, checks the rest and says what it could not check. The records
     written whole beside it are still proven, and the findings are the full replay's."""
-    records = [play(game, deals=2) for game in played]
+    records = [play(game, deals=2) for game in games]
     partial = [left_out(record, data) for record in records]
     with tempfile.TemporaryDirectory() as folder:
         archive = archive_of([*records, *partial], folder)

@@ -11,11 +11,11 @@ winner (`powers.winning_index`), the chosen suit (`deal.choosing_card`), the siz
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any
 
 import numpy as np
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,10 +41,18 @@ from recordkit.rules.karnoffel.powers import winning_index
 from recordkit.rules.karnoffel.state import WINDOWS, Said
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
-from tests.test_columnar import archive_of, both_ways, rescored
+from tests.columnar_helpers import (
+    SHARED_MISTAKES,
+    changed_copies,
+    group_of,
+    never_proven_wrongly,
+    played,
+    proven_clean,
+    set_group,
+    shared_mistake,
+)
 from tests.test_properties import PROPERTY, option_values
 from tests.test_properties import play as play_game
-from tests.test_quick import mutate
 
 KARNOFFEL = RULESETS["karnoffel"]
 MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "8")))
@@ -67,12 +75,7 @@ def test_generated_karnoffel_archives_are_proven_column_by_column(games: list[An
     """Every clean generated record is proven without its JSON, and the findings are the full
     replay's (none)."""
     records = [play_game(game, deals=5) for game in games]
-    played = any(deal.get("tricks") for record in records for deal in record["deals"])
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of(records, folder))
-    assert columnar == full
-    assert all(not report[1] for report in full)
-    assert proven == [played] * len(records)
+    assert proven_clean(records) == [played(records)] * len(records)
 
 
 def mistake(record: dict[str, Any], data: st.DataObject) -> None:
@@ -97,51 +100,29 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
     groups += [("tricks", i) for i in range(len(tricks))]
     if kind in ("swap", "hand", "faceup") and len(groups) > 1:
         (a, i), (b, j) = data.draw(st.lists(st.sampled_from(groups), min_size=2, max_size=2, unique=True))
-        first, second = _cards(deal, a, i), _cards(deal, b, j)
+        first, second = group_of(deal, a, i), group_of(deal, b, j)
         if first and second:
             p, q = data.draw(st.integers(0, len(first) - 1)), data.draw(st.integers(0, len(second) - 1))
             first[p], second[q] = second[q], first[p]
-            _put(deal, a, i, first), _put(deal, b, j, second)
-    elif kind == "replace" and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        cards = tricks[i].split()
-        cards[data.draw(st.integers(0, n - 1))] = data.draw(
-            st.sampled_from(["S7", "HJ", "D2", "CA", "SA", "X9"])
-        )
-        tricks[i] = " ".join(cards)
+            set_group(deal, a, i, first), set_group(deal, b, j, second)
     elif kind in ("word", "add", "drop", "window", "merge"):
         windows_written = deal.setdefault("proposals", [])
         _words(windows_written, kind, data)
-    elif kind == "dealer":
-        deal["dealer"] = (deal["dealer"] + data.draw(st.integers(1, n))) % (n + 1)
-    elif kind == "status":
-        deal["status"] = data.draw(st.sampled_from(["annulled", "abandoned"]))
-    elif kind in ("score", "total") and deal.get("result"):
-        values = deal["result"]["scores"] if kind == "score" else deal["totals"]
-        values[data.draw(st.integers(0, n - 1))] += data.draw(st.sampled_from([1, -4, 3, 7]))
-    elif kind == "tricks" and len(tricks) > 1:
-        i, j = data.draw(st.lists(st.integers(0, len(tricks) - 1), min_size=2, max_size=2, unique=True))
-        tricks[i], tricks[j] = tricks[j], tricks[i]
-    elif kind == "rotate" and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        cards = tricks[i].split()
-        tricks[i] = " ".join(cards[1:] + cards[:1])
+    elif kind in SHARED_MISTAKES:
+        shared_mistake(deal, kind, n, ["S7", "HJ", "D2", "CA", "SA", "X9"], [1, -4, 3, 7], data)
     elif kind == "cut" and tricks:
         tricks.pop()
     elif kind == "more" and tricks:
         tricks.append(tricks[-1])
-    elif kind in ("leader", "winner") and tricks:
-        i = data.draw(st.integers(0, len(tricks) - 1))
-        tricks[i] = {"cards": tricks[i], kind: data.draw(st.integers(0, n - 1))}
     elif kind == "suit":
         deal["chosen_suit"] = data.draw(st.sampled_from(["S", "C", "H", "D"]))
     elif kind == "fact" and deal.get("result"):
         deal["result"]["value"] = data.draw(st.sampled_from([4, 7, 10]))
     elif kind == "move" and len(groups) > 1:
         (a, i), (b, j) = data.draw(st.lists(st.sampled_from(groups), min_size=2, max_size=2, unique=True))
-        first = _cards(deal, a, i)
+        first = group_of(deal, a, i)
         if first:
-            _put(deal, b, j, [*_cards(deal, b, j), first.pop()]), _put(deal, a, i, first)
+            set_group(deal, b, j, [*group_of(deal, b, j), first.pop()]), set_group(deal, a, i, first)
     elif kind in ("on", "devil"):
         replayed(record, record["deals"].index(deal), kind)
 
@@ -171,18 +152,6 @@ def replayed(record: dict[str, Any], index: int, kind: str) -> None:
             tricks[0], tricks[t] = " ".join(first), " ".join(later)
 
 
-def _cards(deal: dict[str, Any], key: str, index: int | None) -> list[str]:
-    text = deal.get(key) if index is None else deal[key][index]
-    return str(text or "").split()
-
-
-def _put(deal: dict[str, Any], key: str, index: int | None, cards: list[str]) -> None:
-    if index is None:
-        deal[key] = " ".join(cards)
-    else:
-        deal[key][index] = " ".join(cards)
-
-
 def _words(written: list[list[Any]], kind: str, data: st.DataObject) -> None:
     """A word of the windows changed, added or dropped; a window's words moved one window on
     (an empty window put before it); two windows merged."""
@@ -210,24 +179,10 @@ def _words(written: list[list[Any]], kind: str, data: st.DataObject) -> None:
 @MANY
 @given(karnoffel_games, st.data())
 def test_no_single_change_slips_through_the_columns(game: Any, data: st.DataObject) -> None:
-    """Copies of a generated record, each with one mistake or one change anywhere: the columns
-    prove none that the full replay objects to, and the findings of the whole archive are the full
-    replay's. Half the mistaken copies are scored by the rules, so that no fault hides behind a
-    wrong score."""
+    """Karnöffel records with a typist's mistake (`mistake`: cards swapped or replaced, a word
+    of the windows, a trick played on...) or any change: never proven wrongly (`columnar_helpers.never_proven_wrongly`)."""
     record = play_game(game, deals=4)
-    copies = [orjson.loads(orjson.dumps(record)) for _ in range(10)]
-    for number, copy in enumerate(copies):
-        if number < 8:
-            mistake(copy, data)
-            if number % 2:
-                rescored(copy)
-        else:
-            mutate(copy, data, KARNOFFEL)
-    with tempfile.TemporaryDirectory() as folder:
-        columnar, full, proven = both_ways(archive_of([record, *copies], folder))
-    for report, was_proven in zip(full, proven, strict=True):
-        assert not (was_proven and report[1]), report
-    assert columnar == full
+    never_proven_wrongly([record, *changed_copies(record, data, KARNOFFEL, mistake, 10, 8)])
 
 
 tables = st.tuples(
@@ -258,25 +213,58 @@ def test_the_windows_are_the_rulesets(
     windows before the play) finds nothing in them, with the same value, surrender, winning side
     and last raiser."""
     n, options = table
-    karnoffel, _ = KARNOFFEL.table(KarnoffelOptions.model_validate(options), n)
-    assert karnoffel is not None
-    dealer %= n
-    state, _ = dealt_state(karnoffel, dealer, [], [], WINDOWS + 1, "played")
-    state.before = list(before)
-    problems = []
-    said: list[int] = []
+    said: list[str] = []
+    state = _windows_state(n, options, dealer, before)
     while len(said) < 9 and data.draw(st.integers(0, 5)):
         answers = ["raise", "accept", "surrender"] if state.pending else ["pass", "raise"]
-        word = data.draw(st.sampled_from(answers if data.draw(st.integers(0, 7)) else list(CALLS)))
-        said.append(CALLS.index(word))
+        said.append(data.draw(st.sampled_from(answers if data.draw(st.integers(0, 7)) else list(CALLS))))
+        proposals.take_call(state, Action("call", Said(state.window, said[-1], None), None))
+    _windows_agree(n, options, dealer, before, said)
+
+
+@pytest.mark.parametrize(
+    ("options", "before", "clean"),
+    [
+        ({"reraise": "max_total_raises", "max_total_raises": 1}, [0, 0], False),
+        ({"reraise": "max_total_raises", "max_total_raises": 2}, [0, 0], True),
+        ({"raise_cap_when_game_reachable": True}, [94, 0], False),
+        ({"raise_cap_when_game_reachable": True}, [90, 0], True),
+    ],
+)
+def test_the_raise_limits_bind_a_counter_raise(
+    options: dict[str, Any], before: list[int], clean: bool
+) -> None:
+    """karnoffel.propose.reraise, .cap: a counter-raise is the deal's second raise (over a limit
+    of one), and is capped by the value it first accepts (4 + 3 = 7: 94 + 7 reaches 101, 90 + 7
+    does not); the columns object exactly when the ruleset does."""
+    words = ["raise", "raise", "accept", "pass", "pass", "pass", "pass"]
+    assert _windows_agree(4, options, 0, before, words) == clean
+
+
+def _windows_state(n: int, options: dict[str, Any], dealer: int, before: list[int]) -> Any:
+    """The ruleset's state of a deal just dealt, at its first window, with `before` scored."""
+    karnoffel, _ = KARNOFFEL.table(KarnoffelOptions.model_validate(options), n)
+    assert karnoffel is not None
+    state, _ = dealt_state(karnoffel, dealer % n, [], [], WINDOWS + 1, "played")
+    state.before = list(before)
+    return state
+
+
+def _windows_agree(n: int, options: dict[str, Any], dealer: int, before: list[int], said: list[str]) -> bool:
+    """Assert the columns' windows find `said` clean exactly when `proposals.take_call` (and
+    closing the windows before the play) does, with the same value, surrender, side and last
+    raiser; return whether it was clean."""
+    state = _windows_state(n, options, dealer, before)
+    problems = []
+    for word in said:
         problems += proposals.take_call(state, Action("call", Said(state.window, word, None), None))
     problems += proposals.skip_to(state, WINDOWS + 1)
-    words = np.array([said + [-1] * (10 - len(said))])
+    indices = [CALLS.index(word) for word in said]
     value, decided, surrendered, raiser, ok = windows(
-        karnoffel.options,
-        words,
+        state.options,
+        np.array([indices + [-1] * (10 - len(said))]),
         np.array([len(said)]),
-        np.array([(dealer + 1) % n]),
+        np.array([(dealer % n + 1) % n]),
         n,
         np.array([before], float),
     )
@@ -286,6 +274,7 @@ def test_the_windows_are_the_rulesets(
         assert int(raiser[0]) == (state.raiser if state.raiser is not None else -1)
         if state.surrendered:
             assert int(decided[0]) == state.decided
+    return not problems
 
 
 @RULES

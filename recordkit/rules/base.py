@@ -469,6 +469,17 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         return None
 
 
+def scores_as_written(table: Table, deal: dict[str, Any]) -> bool:
+    """Whether a deal's result holds only its scores, one a seat, and its totals (when written)
+    one a seat: what the scores rows hold, one score and one total a seat (for `as_written`)."""
+    result, totals = deal.get("result"), deal.get("totals")
+    if result is not None:
+        scores = result.get("scores", []) if type(result) is dict else None
+        if type(scores) is not list or len(scores) != table.players or result.keys() - {"scores"}:
+            return False
+    return not totals or (type(totals) is list and len(totals) == table.players)
+
+
 def missing_hands(table: Table, deal: Any) -> list[str]:
     """The paths of the hands a deal leaves out: all of them when it has no `hands`, else each
     one written as null."""

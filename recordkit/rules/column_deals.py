@@ -1,9 +1,10 @@
-"""NumPy helpers the columnar checks of Joffre and Karnöffel share: a row group's games split by
-table (players and options), card groups and tricks read into arrays, the written scores, the
-running totals and who played each card of tricks whose winners are known.
+"""NumPy helpers over the deals of a row group that the columnar checks share: its games split
+by table (players and options), card groups, calls and tricks read into arrays, the totals
+before each deal, and who played each card of tricks whose winners are known.
 
-The rules themselves stay in each game's `columnar.py` (and are held to its ruleset by tests);
-these only turn the rows `recordkit.archive.columnar` reads into arrays of deals.
+`recordkit.rules.columns` reads single columns and checks the written scores, running totals
+and rotation; this module builds on it. The rules themselves stay in each game's
+`columnar.py` (and are held to its ruleset by tests).
 """
 
 from __future__ import annotations
@@ -22,13 +23,20 @@ from recordkit.rules.columns import (
     ColumnRows,
     Floats,
     Ints,
+    by_record,
     codes,
     deal_keys,
-    floats,
+    first_deals,
     ints,
     is_sorted,
+    last_deals,
     list_lengths,
+    narrow_ints,
+    ranks,
+    record_deals,
     row_ranges,
+    totals_ok,
+    written_scores,
 )
 
 
@@ -48,18 +56,16 @@ class Deals:
     @property
     def first(self) -> Bools:
         """Whether each deal is its game's first."""
-        first = np.ones(len(self.game_of), dtype=bool)
-        first[1:] = self.game_of[1:] != self.game_of[:-1]
-        return first
+        return first_deals(self.game_of)
 
     @property
     def last(self) -> Bools:
         """Whether each deal is its game's last."""
-        last = np.ones(len(self.game_of), dtype=bool)
-        last[:-1] = self.game_of[1:] != self.game_of[:-1]
-        return last
+        return last_deals(self.game_of)
 
 
+PlaysRows = tuple[npt.NDArray[np.signedinteger[Any]], npt.NDArray[np.signedinteger[Any]], Ints]
+"""The plays rows as arrays: each row's trick and position (in their own width) and card id."""
 Prove = Callable[[int, str, Deals], Bools]
 """A game's check of the deals of one table: (players, options as the games row writes them,
 the deals) to each deal's verdict."""
@@ -71,15 +77,11 @@ def prove_games(rows: ColumnRows, prove: Prove) -> Bools:
     of the order the converter writes them in."""
     games, deals = rows.games, rows.deals
     n_games = games.num_rows
-    game_ids = ints(games, "game_id")
-    keys = deal_keys(deals)
+    order = record_deals(rows)
     call_keys, play_keys, score_keys = (deal_keys(t) for t in (rows.calls, rows.plays, rows.scores))
-    if not all(is_sorted(k) for k in (game_ids, keys, call_keys, play_keys, score_keys)):
+    if order is None or not all(is_sorted(k) for k in (call_keys, play_keys, score_keys)):
         return np.zeros(n_games, dtype=bool)
-    first, count = row_ranges(keys >> 32, game_ids)
-    game_ok = rows.header_ok & (count == ints(games, "n_deals"))
-    game_row = np.repeat(np.arange(n_games), count)
-    at = first.repeat(count) + ranks(count)
+    at, game_row = order.rows, order.game_of
     deal_ok = np.zeros(len(at), dtype=bool)
     options = games.column("options").to_pylist()
     tables = [f"{n} {text}" for n, text in zip(ints(games, "n_players"), options, strict=True)]
@@ -88,35 +90,25 @@ def prove_games(rows: ColumnRows, prove: Prove) -> Bools:
         chosen = np.flatnonzero(table_of == name)
         if chosen.size:
             n, text = name.split(" ", 1)
+            table = deals if len(chosen) == deals.num_rows else deals.take(at[chosen])
             of_table = Deals(
-                rows,
-                deals.take(at[chosen]),
-                keys[at[chosen]],
-                game_row[chosen],
-                call_keys,
-                play_keys,
-                score_keys,
+                rows, table, order.keys[chosen], game_row[chosen], call_keys, play_keys, score_keys
             )
             deal_ok[chosen] = prove(int(n), text, of_table)
-    bad = np.bincount(game_row, weights=~deal_ok, minlength=n_games)
-    proven: Bools = game_ok & (bad == 0)
+    proven: Bools = rows.header_ok & order.counted & by_record(game_row, deal_ok, n_games)
     return proven
 
 
-def ranks(count: Ints) -> Ints:
-    """0, 1, ... within each run of `count` rows, for all runs one after the other."""
-    starts = np.repeat(np.cumsum(count) - count, count)
-    return np.arange(int(count.sum())) - starts
-
-
-def card_groups(column: pa.ChunkedArray, groups: int | None, size: int, deck: list[str]) -> Ints:
+def card_groups(
+    column: pa.ChunkedArray, groups: int | None, size: int, deck: list[str] | tuple[str, ...]
+) -> Ints:
     """Card ids (k, groups, size) of a column of lists of `groups` card groups (the hands), or of
     single card groups when `groups` is None; -1 throughout a row whose groups are missing, of
     another size, or hold a code of no card of `deck`."""
     lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     k = len(lists)
-    if groups is None:
-        counts, inner = np.where(pc.is_null(lists).to_numpy(zero_copy_only=False), 0, 1), lists
+    if groups is None:  # a null group: of length 0, so of another size
+        counts, inner = np.ones(k, dtype=np.int64), lists
     else:
         counts, inner = list_lengths(lists), lists.flatten()
     lengths = list_lengths(inner)
@@ -125,21 +117,12 @@ def card_groups(column: pa.ChunkedArray, groups: int | None, size: int, deck: li
     row_ok = counts == (groups or 1)
     row_ok[row_of_group[lengths != size]] = False
     out = np.full((k, groups or 1, size), -1, dtype=np.int64)
-    if row_ok.any():
+    if row_ok.all() and len(ids) == out.size:  # every row whole: the codes in order
+        out[:] = ids.reshape(out.shape)
+    elif row_ok.any():
         out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, groups or 1, size)
     out[np.any(out < 0, axis=(1, 2))] = -1
     return out
-
-
-def group_sizes(column: pa.ChunkedArray) -> tuple[Ints, Ints]:
-    """How many groups each row of a list-of-lists column has (-1 for a null), and the size of
-    its first group (-1 when it has none)."""
-    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    counts = np.where(pc.is_null(lists).to_numpy(zero_copy_only=False), -1, list_lengths(lists))
-    inner = list_lengths(lists.flatten())
-    starts = np.cumsum(np.maximum(counts, 0)) - np.maximum(counts, 0)
-    first = np.where(counts > 0, inner[np.minimum(starts, max(len(inner) - 1, 0))] if len(inner) else -1, -1)
-    return counts, first
 
 
 def call_words(
@@ -161,60 +144,58 @@ def call_words(
     return value, count, kind
 
 
-def plays_of(deals: Deals, n: int, most: int, deck: list[str]) -> tuple[Ints, Ints, Bools]:
+def plays_of(
+    plays: pa.Table, play_keys: Ints, keys: Ints, n: int, most: int, deck: list[str] | tuple[str, ...]
+) -> tuple[Ints, Ints, Bools]:
+    """Each deal's (by `keys`) cards (k, most, n) in the order played (-1 past its tricks), how
+    many tricks, and whether its plays rows are whole tricks in order, at most `most`, of known
+    cards (`tricks_in_order` over the plays rows read once)."""
+    first, count = row_ranges(play_keys, keys)
+    trick, position = narrow_ints(plays, "trick"), narrow_ints(plays, "position")
+    return tricks_in_order(first, count, (trick, position, codes(plays.column("card"), deck)), n, most)
+
+
+def tricks_in_order(first: Ints, count: Ints, rows: PlaysRows, n: int, most: int) -> tuple[Ints, Ints, Bools]:
     """Each deal's cards (k, most, n) in the order played (-1 past its tricks), how many tricks,
-    and whether its plays rows are whole tricks in order, at most `most`, of known cards."""
-    plays = deals.rows.plays
-    first, count = row_ranges(deals.play_keys, deals.keys)
-    k = len(deals.keys)
+    and whether its `count` plays rows from `first` (of `rows`: every row's trick, position and
+    card id) are whole tricks in order, at most `most`, of known cards."""
+    trick, position, ids = rows
+    k, slots = len(first), most * n
     tricks = count // n
     ok = (count % n == 0) & (tricks <= most)
     cards = np.full((k, most, n), -1, dtype=np.int64)
-    if plays.num_rows == 0:
-        return cards, tricks, ok & (count == 0)
-    slots = most * n
-    at = np.minimum(first[:, None] + np.arange(slots), plays.num_rows - 1)
-    inside = np.arange(slots) < count[:, None]
-    trick, position = ints(plays, "trick")[at], ints(plays, "position")[at]
-    ids = codes(plays.column("card"), deck)[at]
-    ok &= np.all(~inside | (trick == np.repeat(np.arange(1, most + 1), n)), axis=1)
-    ok &= np.all(~inside | (position == np.tile(np.arange(1, n + 1), most)), axis=1)
-    ok &= np.all(~inside | (ids >= 0), axis=1)
-    cards[:] = np.where(inside, ids, -1).reshape(k, most, n)
+    live = np.flatnonzero(ok & (count > 0))  # the others: no rows, or not whole tricks
+    m, start, rows_of = len(live), first[live], count[live]
+    if len(ids) == m * slots and np.all(rows_of == slots) and np.all(start == np.arange(m) * slots):
+        inside = np.ones((1, slots), dtype=bool)  # every row, whole deals one after the other
+        trick, position, ids = trick.reshape(m, slots), position.reshape(m, slots), ids.reshape(m, slots)
+    else:
+        at = np.minimum(start[:, None] + np.arange(slots), max(len(ids) - 1, 0))
+        inside = np.arange(slots) < rows_of[:, None]
+        trick, position, ids = trick[at], position[at], ids[at]
+    in_order = trick == np.repeat(np.arange(1, most + 1), n).astype(trick.dtype)
+    in_order &= position == np.tile(np.arange(1, n + 1), most).astype(position.dtype)
+    ok[live] = np.all(~inside | (in_order & (ids >= 0)), axis=1)
+    cards[live] = np.where(inside, ids, -1).reshape(m, most, n)
     return cards, tricks, ok
 
 
-def written_scores(deals: Deals, computed: Ints) -> tuple[Bools, Floats]:
-    """Whether each deal's written scores are the computed ones (no result only when every score
-    is 0), and its running totals (k, n) as the scores rows give them."""
-    scores = deals.rows.scores
-    k, n = computed.shape
-    first, count = row_ranges(deals.score_keys, deals.keys)
-    if scores.num_rows == 0:
-        return np.zeros(k, dtype=bool), np.full((k, n), np.nan)
-    at = np.minimum(first[:, None] + np.arange(n), scores.num_rows - 1)
-    ok = (count == n) & np.all(ints(scores, "seat")[at] == np.arange(n), axis=1)
-    written, totals = floats(scores, "score")[at], floats(scores, "total")[at]
-    unwritten = np.all(np.isnan(written), axis=1)
-    ok &= np.where(unwritten, np.all(computed == 0, axis=1), np.all(written == computed, axis=1))
-    return ok, totals
-
-
-def totals_before(deals: Deals, totals: Floats) -> Floats:
+def totals_before(deals: Deals, n: int) -> Floats:
     """Each deal's totals before it: the previous deal's written totals, 0 before a game's first
-    (once `totals_follow` holds, the running totals the record path counts the deal from)."""
+    (once `scores_follow` holds, the running totals the record path counts the deal from)."""
+    zeros = np.zeros((len(deals.keys), n), dtype=np.int64)
+    _, totals = written_scores(deals.rows.scores, deals.score_keys, deals.keys, zeros)
     before = np.roll(totals, 1, axis=0)
     before[deals.first] = 0
     return before
 
 
-def totals_follow(deals: Deals, scores: Ints, totals: Floats) -> Bools:
-    """Whether each deal's written totals are the sums of the scores of its game so far."""
-    running = np.cumsum(scores, axis=0)
-    start = np.searchsorted(deals.game_of, deals.game_of, "left")
-    running -= np.where((start > 0)[:, None], running[np.maximum(start - 1, 0)], 0)
-    follows: Bools = np.all(totals == running, axis=1)
-    return follows
+def scores_follow(deals: Deals, scores: Ints) -> tuple[Bools, Floats]:
+    """Whether each deal's written scores are `scores` (the scores it computed) and its written
+    totals the sums of its game's scores so far; and the written totals (k, n)."""
+    ok, totals = written_scores(deals.rows.scores, deals.score_keys, deals.keys, scores)
+    follows: Bools = ok & totals_ok(deals.game_of, scores, totals)
+    return follows, totals
 
 
 def previous(deals: Deals, values: Ints) -> Ints:

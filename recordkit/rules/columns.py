@@ -78,6 +78,15 @@ def bools(table: pa.Table, column: str) -> Bools:
     return np.asarray(values.to_numpy(zero_copy_only=False), dtype=bool)
 
 
+def played_as_written(deals: pa.Table, n: int) -> tuple[Ints, Bools]:
+    """Each deals row's dealer, and whether the deal is played, written as the record path would
+    write it (`as_written`) and dealt by a seat of a table of `n`: the deals a check may prove."""
+    dealer = ints(deals, "dealer")
+    played = codes(deals.column("status"), ("played",)) == 0
+    ok: Bools = played & bools(deals, "as_written") & (dealer >= 0) & (dealer < n)
+    return dealer, ok
+
+
 def codes(values: pa.ChunkedArray | pa.Array, words: list[str] | tuple[str, ...]) -> Ints:
     """Each string's index in `words`, -1 for any other string or a null. Dictionary-encoded
     columns (as `DICTIONARY_COLUMNS` are read) are looked up once per distinct string."""
@@ -211,7 +220,19 @@ def totals_ok(game_of: Ints, scores: Numbers, totals: Floats) -> Bools:
 def rotation_ok(game_of: Ints, dealer: Ints, n: int, step: int = 1) -> Bools:
     """Whether each deal after a record's first is dealt by the seat `step` after the previous
     deal's dealer, at a table of `n`."""
-    follows = np.zeros(len(game_of), dtype=bool)
-    follows[1:] = game_of[1:] == game_of[:-1]
-    rotated: Bools = ~follows | (dealer == (np.roll(dealer, 1) + step) % n)
+    rotated: Bools = first_deals(game_of) | (dealer == (np.roll(dealer, 1) + step) % n)
     return rotated
+
+
+def first_deals(game_of: Ints) -> Bools:
+    """Whether each deal is its record's first (deals of one record one after the other)."""
+    first = np.ones(len(game_of), dtype=bool)
+    first[1:] = game_of[1:] != game_of[:-1]
+    return first
+
+
+def last_deals(game_of: Ints) -> Bools:
+    """Whether each deal is its record's last (deals of one record one after the other)."""
+    last = np.ones(len(game_of), dtype=bool)
+    last[:-1] = game_of[1:] != game_of[:-1]
+    return last

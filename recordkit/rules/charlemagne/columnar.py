@@ -14,10 +14,11 @@ is left unproven and goes to the record path, which explains what is wrong. The 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from recordkit.rules.charlemagne.cards import HAND_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
 from recordkit.rules.charlemagne.columnar_play import play_tricks
@@ -42,17 +43,21 @@ from recordkit.rules.charlemagne.columnar_rules import (
     exchange_key,
     rules_of,
 )
+from recordkit.rules.column_deals import Deals, card_groups, prove_games, tricks_in_order
 from recordkit.rules.columns import (
     Bools,
     ColumnRows,
     Floats,
     Ints,
     codes,
-    floats,
-    ints,
-    is_sorted,
-    list_lengths,
+    first_deals,
+    narrow_ints,
+    played_as_written,
+    ranks,
+    rotation_ok,
     row_ranges,
+    totals_ok,
+    written_scores,
 )
 
 KITTY = PLAYERS
@@ -60,20 +65,6 @@ KITTY = PLAYERS
 NONE = -2
 """A card an exchange does not have (-1 is a card code of no card)."""
 DEALT = PLAYERS * HAND_SIZE
-
-
-def _ints(table: pa.Table, column: str) -> Ints:
-    """A column as int64, nulls as -1 (`columns.ints`, without its null filling when there is no
-    null: pyarrow's `fill_null` costs a third of the check on a row group's columns)."""
-    values = table.column(column)
-    if values.null_count:
-        return ints(table, column)
-    return np.asarray(values.to_numpy(), dtype=np.int64)
-
-
-def _keys(table: pa.Table) -> Ints:
-    """(game_id, deal) as one sortable integer per row (`columns.deal_keys`)."""
-    return _ints(table, "game_id") << 32 | _ints(table, "deal")
 
 
 @dataclass(frozen=True)
@@ -90,81 +81,49 @@ class Read:
     knocks_before: Ints
     """How many knock rows come before each calls row (and, last, in all)."""
     play_keys: Ints
-    trick: Ints
-    position: Ints
+    trick: npt.NDArray[np.signedinteger[Any]]
+    position: npt.NDArray[np.signedinteger[Any]]
     played: Ints
+    scores: pa.Table
     score_keys: Ints
-    seat: Ints
-    score: Floats
-    total: Floats
 
     @classmethod
-    def of(cls, rows: ColumnRows) -> Read:
-        """The arrays of these rows."""
-        calls, plays, scores = rows.calls, rows.plays, rows.scores
+    def of(cls, deals: Deals) -> Read:
+        """The arrays of the rows of these deals' row group."""
+        calls, plays = deals.rows.calls, deals.rows.plays
         kind = codes(calls.column("kind"), KINDS)
         value = calls.column("value")
         answer = codes(value, ANSWERS)
         row_code = np.where(kind == DEFENCE, np.where(answer >= 0, ANSWER_PASS + answer, -1), kind)
         return cls(
             calls,
-            _keys(calls),
+            deals.call_keys,
             row_code,
             codes(value, STANDARD_CODES),
             codes(value, tuple(SUIT_LETTERS)),
             codes(value, KNOCK_WORDS),
             np.concatenate([[0], np.cumsum(kind == KNOCK)]),
-            _keys(plays),
-            _ints(plays, "trick"),
-            _ints(plays, "position"),
+            deals.play_keys,
+            narrow_ints(plays, "trick"),
+            narrow_ints(plays, "position"),
             codes(plays.column("card"), STANDARD_CODES),
-            _keys(scores),
-            _ints(scores, "seat"),
-            floats(scores, "score"),
-            floats(scores, "total"),
+            deals.rows.scores,
+            deals.score_keys,
         )
 
 
 def prove_columns(rows: ColumnRows) -> Bools:
     """Which games (by games row) are proven clean: header, every deal, rotation, totals, end."""
-    games, deals = rows.games, rows.deals
-    n_games = games.num_rows
-    game_ids = _ints(games, "game_id")
-    texts = games.column("options").to_pylist()
-    game_ok = rows.header_ok & (_ints(games, "n_players") == PLAYERS)
-    keys = _keys(deals)
-    read = Read.of(rows)
-    if not all(is_sorted(k) for k in (game_ids, keys, read.call_keys, read.play_keys, read.score_keys)):
-        return np.zeros(n_games, dtype=bool)
-    first, count = row_ranges(keys >> 32, game_ids)
-    game_ok &= count == _ints(games, "n_deals")
-    game_row = np.repeat(np.arange(n_games), count)
-    covered = np.zeros(deals.num_rows, dtype=bool)
-    covered[first.repeat(count) + _ranks(count)] = True
-    in_order = np.flatnonzero(covered)
-    deal_ok = np.zeros(deals.num_rows, dtype=bool)
-    options = np.array(texts, dtype=object)
-    for text in set(texts):
-        rules = rules_of(text) if type(text) is str else None
-        of_options = options == text
-        if rules is None:
-            game_ok &= ~of_options
-            continue
-        of = of_options[game_row]
-        chosen = in_order[of]
-        if chosen.size:
-            every = len(chosen) == deals.num_rows  # the common case: no need to copy the rows
-            of_rules = deals if every else deals.take(chosen)
-            deal_ok[chosen] = _prove_deals(rules, read, keys[chosen], of_rules, game_row[of])
-    bad = np.bincount(game_row, weights=~deal_ok[covered], minlength=n_games)
-    proven: Bools = game_ok & (bad == 0)
-    return proven
+    return prove_games(rows, _prove_table)
 
 
-def _ranks(count: Ints) -> Ints:
-    """0, 1, ... within each run of `count` rows, for all runs one after the other."""
-    starts = np.repeat(np.cumsum(count) - count, count)
-    return np.arange(int(count.sum())) - starts
+def _prove_table(n: int, text: str, deals: Deals) -> Bools:
+    """Each deal's verdict, for the deals of `n`-player games with these options (none proven at
+    another table size or with options that do not read)."""
+    rules = rules_of(text)
+    if n != PLAYERS or rules is None:
+        return np.zeros(len(deals.keys), dtype=bool)
+    return _prove_deals(rules, Read.of(deals), deals.keys, deals.table, deals.game_of)
 
 
 @dataclass(frozen=True)
@@ -185,11 +144,10 @@ class Calls:
 def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of: Ints) -> Bools:
     """Each deal's verdict, for deals of games with these rules (`game_of`: each deal's games row)."""
     k = deals.num_rows
-    dealer = _ints(deals, "dealer")
-    played = codes(deals.column("status"), ("played",)) == 0
-    written = np.asarray(pc.fill_null(deals.column("as_written"), False).to_numpy(zero_copy_only=False))
-    ok = played & written & (dealer >= 0) & (dealer < PLAYERS)
-    dealt, dealt_ok = _dealt(_hands(deals.column("hands")), rules.cards)
+    dealer, ok = played_as_written(deals, PLAYERS)
+    dealt, dealt_ok = _dealt(
+        card_groups(deals.column("hands"), PLAYERS, HAND_SIZE, STANDARD_CODES), rules.cards
+    )
     ok &= dealt_ok  # charlemagne.deck, charlemagne.deal.sizes
     calls = _calls(read, keys, rules)
     contract, bidder, auction_ok = _auction(calls.bids, dealer, rules)
@@ -210,28 +168,11 @@ def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of:
             )
             ok[chosen] &= legal
             scores[chosen] = scored
-    written_ok, totals = _written_scores(read, keys, scores)
+    written_ok, totals = written_scores(read.scores, read.score_keys, keys, scores)  # charlemagne.score
     verdicts: Bools = (
         ok & written_ok & _rotation_totals_and_end(game_of, dealer, scores, totals, rules.target)
     )
     return verdicts
-
-
-def _hands(column: pa.ChunkedArray) -> Ints:
-    """Card ids (k, 4, 8) of the hands column in the standard deck; -1 throughout a row whose
-    hands are missing, not four, or not eight cards each."""
-    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    k = len(lists)
-    counts, inner = list_lengths(lists), lists.flatten()
-    lengths = list_lengths(inner)
-    ids = codes(inner.flatten(), STANDARD_CODES)
-    row_of_group = np.repeat(np.arange(k), counts)
-    row_ok = counts == PLAYERS
-    row_ok[row_of_group[lengths != HAND_SIZE]] = False
-    out = np.full((k, PLAYERS, HAND_SIZE), -1, dtype=np.int64)
-    if row_ok.any():
-        out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, PLAYERS, HAND_SIZE)
-    return out
 
 
 def _dealt(hands: Ints, cards: int) -> tuple[Ints, Bools]:
@@ -363,7 +304,10 @@ def _play_and_score(
     first, count = plays
     owner, out, trump = dealt[0][chosen], dealt[1][chosen], dealt[2][chosen]
     contract, bidder = (values[chosen] for values in auction)
-    cards, ok = _plays(read, first[chosen], count[chosen], n, rules.cards)
+    cards, tricks, ok = tricks_in_order(
+        first[chosen], count[chosen], (read.trick, read.position, read.played), n, TRICKS
+    )
+    ok &= (tricks == TRICKS) & np.all(cards < rules.cards, axis=(1, 2))  # charlemagne.trick.size, .count
     seats_in_play = np.argsort(out, axis=1, kind="stable")[:, :n]
     held = (owner[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
     ok &= np.all(held == np.where(out, 0, HAND_SIZE), axis=1)  # eight cards each in the play
@@ -391,24 +335,6 @@ def _first_leader(rules: Rules, contract: Ints, bidder: Ints, out: Bools) -> Int
     return leader
 
 
-def _plays(read: Read, first: Ints, count: Ints, n: int, cards: int) -> tuple[Ints, Bools]:
-    """Each deal's cards (k, tricks, n) in the order played, and whether its plays rows are every
-    trick whole, in order, with cards of the variant's deck (charlemagne.trick.size, .count)."""
-    size = TRICKS * n
-    played = np.full((len(first), TRICKS, n), -1, dtype=np.int64)
-    ok = count == size
-    whole = np.flatnonzero(ok)
-    if whole.size:
-        at = first[whole, None] + np.arange(size)
-        ids = read.played[at]
-        in_order = np.all(read.trick[at] == np.repeat(np.arange(1, TRICKS + 1), n), axis=1)
-        in_order &= np.all(read.position[at] == np.tile(np.arange(1, n + 1), TRICKS), axis=1)
-        in_order &= np.all((ids >= 0) & (ids < cards), axis=1)
-        ok[whole] = in_order
-        played[whole] = ids.reshape(-1, TRICKS, n)
-    return played, ok
-
-
 def _knocks_ok(read: Read, calls: Calls, chosen: Ints, seats: Ints, out: Bools) -> Bools:
     """charlemagne.play.knock: each knock at a place of the play, after a card (its seat is that
     card's player, as `as_written` guarantees), by a player whose partner is in the play too."""
@@ -417,7 +343,7 @@ def _knocks_ok(read: Read, calls: Calls, chosen: Ints, seats: Ints, out: Bools) 
     if not many.any():
         return np.ones(m, dtype=bool)
     deal_of = np.repeat(np.arange(m), many)
-    code = read.knock[np.repeat(calls.knocks_at[chosen], many) + _ranks(many)]
+    code = read.knock[np.repeat(calls.knocks_at[chosen], many) + ranks(many)]
     trick, after = code // 5, code % 5
     good = (code >= 0) & (after >= 1) & (after <= n)
     knocker = seats[deal_of, np.where(good, trick, 0), np.where(good, after - 1, 0)]
@@ -427,33 +353,11 @@ def _knocks_ok(read: Read, calls: Calls, chosen: Ints, seats: Ints, out: Bools) 
     return ok
 
 
-def _written_scores(read: Read, keys: Ints, computed: Ints) -> tuple[Bools, Floats]:
-    """Whether each deal's written scores are the computed ones (no result only when every score
-    is 0: charlemagne.score), and its running totals (k, 4) as the scores rows give them."""
-    k = len(keys)
-    if len(read.seat) == 0:
-        return np.zeros(k, dtype=bool), np.full((k, PLAYERS), np.nan)
-    first, count = row_ranges(read.score_keys, keys)
-    at = np.minimum(first[:, None] + np.arange(PLAYERS), len(read.seat) - 1)
-    ok = (count == PLAYERS) & np.all(read.seat[at] == np.arange(PLAYERS), axis=1)
-    written = read.score[at]
-    unwritten = np.all(np.isnan(written), axis=1)
-    ok &= np.where(unwritten, np.all(computed == 0, axis=1), np.all(written == computed, axis=1))
-    return ok, read.total[at]
-
-
 def _rotation_totals_and_end(game_of: Ints, dealer: Ints, scores: Ints, totals: Floats, target: int) -> Bools:
     """Each deal dealt by the seat on the previous dealer's left (charlemagne.deal.rotation), the
     running totals the sums of the scores so far (charlemagne.score.totals), and no deal after
     one that brought a side to the target (charlemagne.score.game)."""
-    k = len(game_of)
-    follows = np.zeros(k, dtype=bool)
-    follows[1:] = game_of[1:] == game_of[:-1]
-    ok = ~follows | (dealer == (np.roll(dealer, 1) + 1) % PLAYERS)
-    running = np.cumsum(scores, axis=0)
-    start = np.searchsorted(game_of, game_of, "left")
-    running -= np.where((start > 0)[:, None], running[np.maximum(start - 1, 0)], 0)
-    ok &= np.all(totals == running, axis=1)
     ended = np.max(totals, axis=1) >= target
-    verdicts: Bools = ok & ~(follows & np.roll(ended, 1))
+    after_end = ~first_deals(game_of) & np.roll(ended, 1)
+    verdicts: Bools = rotation_ok(game_of, dealer, PLAYERS) & totals_ok(game_of, scores, totals) & ~after_end
     return verdicts

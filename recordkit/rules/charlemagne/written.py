@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from recordkit.rules.base import Table
-from recordkit.rules.charlemagne.cards import PLAYERS
+from recordkit.rules.base import Table, scores_as_written
 from recordkit.rules.charlemagne.state import CharlemagneState
 
 KNOCK_KEYS = frozenset({"seat", "trick", "after"})
@@ -24,16 +23,14 @@ def as_written(
 ) -> bool:
     """Whether the rows (`calls`: each call's kind and text as the calls table holds it, and
     `state.tricks`) are the deal as written, with its kitty the cards the hands leave."""
-    tricks, result = deal.get("tricks", []), deal.get("result")
+    tricks = deal.get("tricks", [])
     words = [*deal.get("auction", []), *(deal.get("defence") or [])]
     if deal.get("claim") is not None or any(type(w) is not str for w in words):
         return False
     if any(type(t) is not str for t in tricks) or not _kitty_left(table, deal):
         return False
-    if type(result) is dict and (result.keys() - {"scores"} or len(result.get("scores", [])) != PLAYERS):
+    if not scores_as_written(table, deal):
         return False
-    if len(deal.get("totals") or [0] * PLAYERS) != PLAYERS:
-        return False  # the scores rows hold one score and one total a seat
     knocks = deal.get("knocks") or []
     if not all(_knock_placed(knock, state) for knock in knocks):
         return False

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from recordkit.rules.column_deals import card_groups, from_here_on, plays_of
 from recordkit.rules.columns import (
     Bools,
     ColumnRows,
@@ -34,8 +35,6 @@ from recordkit.rules.columns import (
     distinct,
     ints,
     is_sorted,
-    list_lengths,
-    narrow_ints,
     options_of,
     record_deals,
     rotation_ok,
@@ -199,8 +198,8 @@ def _prove_deals(
     status = codes(deals.column("status"), ("played", "annulled"))
     played, annulled = status == 0, status == 1
     ok = (annulled | played) & bools(deals, "as_written") & (dealer >= 0) & (dealer < n)
-    hands = _cards_of(deals.column("hands"), n, size)
-    dog = _cards_of(deals.column("dog"), None, dog_size)[:, 0]
+    hands = card_groups(deals.column("hands"), n, size, DECK.codes)
+    dog = card_groups(deals.column("dog"), None, dog_size, DECK.codes)[:, 0]
     dealt = _dealt(np.concatenate([hands.reshape(k, n * size), dog], axis=1), n, size, dog_size)
     ok &= dealt[:, 0] >= 0  # tarot.deck, tarot.deal.sizes: every card once, in the right sizes
     petit_sec = np.any((TRUMP_OR_EXCUSE[hands].sum(axis=2) == 1) & np.any(hands == PETIT, axis=2), axis=1)
@@ -223,8 +222,8 @@ def _prove_deals(
         holder = dealt[rows_k, np.minimum(called, CARDS - 1)]
         partner = np.where(takes & (holder < n) & (holder != taker), holder, -1)
     ok &= ~needs_discard | _discard_ok(dealt, calls.discard, taker, n, variant.permissive)
-    cards, plays_ok, plays_none = _plays(rows.plays, keys.plays, deal_key, n, size)
-    ok &= np.where(takes | goulash, plays_ok, plays_none)
+    cards, tricks, plays_ok = plays_of(rows.plays, keys.plays, deal_key, n, size, DECK.codes)
+    ok &= plays_ok & np.where(takes | goulash, tricks == size, tricks == 0)
 
     scores = np.zeros((k, n))
     playing = np.flatnonzero(ok & takes)
@@ -248,29 +247,6 @@ def _prove_deals(
     scores_ok, totals = written_scores(rows.scores, keys.scores, deal_key, scores)
     verdicts: Bools = ok & scores_ok & rotation_ok(game_of, dealer, n) & totals_ok(game_of, scores, totals)
     return verdicts
-
-
-def _cards_of(column: pa.ChunkedArray, groups: int | None, size: int) -> Ints:
-    """Card ids (k, groups, size) of a column of lists of `groups` card groups (the hands), or of
-    single card groups when `groups` is None (the dog); -1 throughout a row whose groups are
-    missing, of another size, or hold a code of no card."""
-    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    k = len(lists)
-    if groups is None:
-        counts, inner = np.ones(k, dtype=np.int64), lists
-    else:
-        counts, inner = list_lengths(lists), lists.flatten()
-    lengths = list_lengths(inner)
-    ids = codes(inner.flatten(), DECK.codes)
-    row_of_group = np.repeat(np.arange(k), counts)
-    row_ok = counts == (groups or 1)
-    row_ok[row_of_group[lengths != size]] = False
-    out = np.full((k, groups or 1, size), -1, dtype=np.int64)
-    if row_ok.all() and len(ids) == k * (groups or 1) * size:
-        out[:] = ids.reshape(out.shape)
-    elif row_ok.any():
-        out[row_ok] = ids[np.repeat(row_ok[row_of_group], lengths)].reshape(-1, groups or 1, size)
-    return out
 
 
 @dataclass(frozen=True)
@@ -422,32 +398,6 @@ def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int, permissive: Boo
     return allowed
 
 
-def _plays(plays: pa.Table, play_keys: Ints, keys: Ints, n: int, size: int) -> tuple[Ints, Bools, Bools]:
-    """Each deal's cards (k, tricks, n) in the order played, whether its plays rows are every
-    trick whole and in order, and whether it has none."""
-    first, count = row_ranges(play_keys, keys)
-    per_deal = size * n
-    whole = np.flatnonzero(count == per_deal)
-    cards = np.full((len(keys), size, n), -1, dtype=np.int64)
-    exact = np.zeros(len(keys), dtype=bool)
-    if whole.size:
-        trick, position = narrow_ints(plays, "trick"), narrow_ints(plays, "position")
-        ids = codes(plays.column("card"), DECK.codes)
-        if whole.size * per_deal != plays.num_rows or np.any(
-            first[whole] != np.arange(whole.size) * per_deal
-        ):
-            at = (first[whole, None] + np.arange(per_deal)).ravel()  # else every row, in order
-            trick, position, ids = trick[at], position[at], ids[at]
-        ids = ids.reshape(-1, per_deal)
-        tricks_in_order = np.repeat(np.arange(1, size + 1), n).astype(trick.dtype)
-        positions_in_order = np.tile(np.arange(1, n + 1), size).astype(position.dtype)
-        in_order = np.all(trick.reshape(-1, per_deal) == tricks_in_order, axis=1)
-        in_order &= np.all(position.reshape(-1, per_deal) == positions_in_order, axis=1)
-        exact[whole] = in_order & np.all(ids >= 0, axis=1)
-        cards[whole] = ids.reshape(-1, size, n)
-    return cards, exact, count == 0
-
-
 @dataclass(frozen=True)
 class Contract:
     """Deals with a taker, as arrays (one entry a deal): who held each card (`_dealt`), the
@@ -521,8 +471,8 @@ def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, In
     seen[flat] = True
     ok &= seen.reshape(k, CARDS).sum(axis=1) == tricks * n
     by_seat = card.ravel()[position_of].reshape(card.shape)
-    suits_held = _from_here_on(SUIT_BIT[by_seat], np.bitwise_or).ravel()[seat_at].reshape(card.shape)
-    top_held = _from_here_on(TRUMP_RANK[by_seat], np.maximum).ravel()[seat_at].reshape(card.shape)
+    suits_held = from_here_on(SUIT_BIT[by_seat], np.bitwise_or).ravel()[seat_at].reshape(card.shape)
+    top_held = from_here_on(TRUMP_RANK[by_seat], np.maximum).ravel()[seat_at].reshape(card.shape)
     high = np.empty_like(trump)  # the highest trump before each card of its trick (-1: none)
     high[:, :, 0] = -1
     for at in range(1, n):  # a pass a position: cheaper than accumulating over a short axis
@@ -551,12 +501,6 @@ def _turns(leaders: Ints, n: int) -> tuple[Ints, npt.NDArray[np.int32], npt.NDAr
     position = np.arange(n, dtype=np.int32) - lead
     position += n * (position < 0)
     return seat.astype(np.int64), (seat + base).ravel(), (position + base).ravel()
-
-
-def _from_here_on(values: npt.NDArray[Any], combine: np.ufunc) -> npt.NDArray[Any]:
-    """For each seat and trick (deal, trick, seat), `values` of its cards from that trick on
-    combined (the suits it holds, its highest trump)."""
-    return combine.accumulate(values[:, ::-1], axis=1)[:, ::-1]
 
 
 def _goulash(dealt: Ints, cards: Ints, dealer: Ints) -> tuple[Bools, Ints]:

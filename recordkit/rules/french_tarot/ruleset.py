@@ -28,6 +28,7 @@ from recordkit.rules.base import (
     dealt_hands,
     deck_integrity,
     incomplete,
+    scores_as_written,
     size_check,
     unknown_card,
 )
@@ -638,18 +639,14 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         (no seats but the announcements', no leaders, winners or card points) and one score and
         total a seat, so that the calls, plays and scores rows hold them all, in order."""
         tricks, auction = deal.get("tricks", []), deal.get("auction", [])
-        result, discard = deal.get("result"), deal.get("discard")
+        discard = deal.get("discard")
         call = deal.get("call")
         if (discard is not None and type(discard) is not str) or (call is not None and type(call) is not str):
             return False
         if any(type(t) is not str for t in tricks) or any(type(a) is not str for a in auction):
             return False
-        if type(result) is dict and (
-            result.keys() - {"scores"} or len(result.get("scores", [])) != table.players
-        ):
+        if not scores_as_written(table, deal):
             return False
-        if len(deal.get("totals") or [0] * table.players) != table.players:
-            return False  # the scores rows hold one score and one total a seat
         written: list[tuple[str, Any, int | None]] = [("bid", word, None) for word in auction]
         written += [("call", call, None)] * (call is not None)
         written += [("discard", code, None) for code in (discard or "").split()]

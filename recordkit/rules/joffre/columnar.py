@@ -25,14 +25,19 @@ from recordkit.rules.column_deals import (
     from_here_on,
     held_once,
     plays_of,
-    previous,
     prove_games,
+    scores_follow,
     seats_of,
     totals_before,
-    totals_follow,
-    written_scores,
 )
-from recordkit.rules.columns import Bools, ColumnRows, Floats, Ints, codes, ints
+from recordkit.rules.columns import (
+    Bools,
+    ColumnRows,
+    Floats,
+    Ints,
+    played_as_written,
+    rotation_ok,
+)
 from recordkit.rules.joffre.auction import max_bid
 from recordkit.rules.joffre.cards import JOFFRE_BONUS, KAISER_MALUS, JoffreCards, cards_for
 from recordkit.rules.joffre.ending import TEAM_SEATS
@@ -60,12 +65,7 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     size, deck = cards.hand_size, list(cards.deck.codes)
     table = deals.table
     k = table.num_rows
-    dealer = ints(table, "dealer")
-    played = codes(table.column("status"), ("played",)) == 0
-    written = np.asarray(
-        table.column("as_written").fill_null(False).to_numpy(zero_copy_only=False), dtype=bool
-    )
-    ok = played & written & (dealer >= 0) & (dealer < n)
+    dealer, ok = played_as_written(table, n)
     hands = card_groups(table.column("hands"), n, size, deck)
     owner = _owner(hands, len(deck))
     ok &= np.all(owner >= 0, axis=1)  # joffre.deck, joffre.deal.sizes: every card once, n hands of `size`
@@ -76,12 +76,11 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     contract, bidder, auction_ok = auction(options, calls, dealer, n, size)
     ok &= auction_ok
     bid = contract > 0
-    tricks, played_tricks, plays_ok = plays_of(deals, n, size, deck)
+    tricks, played_tricks, plays_ok = plays_of(deals.rows.plays, deals.play_keys, deals.keys, n, size, deck)
     ok &= plays_ok & np.where(bid, played_tricks == size, played_tricks == 0)
 
     scores = np.zeros((k, n), dtype=np.int64)
-    _, totals = written_scores(deals, scores)
-    before = totals_before(deals, totals)
+    before = totals_before(deals, n)
     playing = np.flatnonzero(ok & bid)
     if playing.size:
         legal, scored = play_and_score(
@@ -95,9 +94,9 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
         )
         ok[playing] &= legal
         scores[playing] = scored
-    written_ok, totals = written_scores(deals, scores)
-    ok &= written_ok & totals_follow(deals, scores, totals)
-    ok &= deals.first | (dealer == (previous(deals, dealer) + 1) % n)  # joffre.deal.rotation
+    follows, totals = scores_follow(deals, scores)
+    ok &= follows
+    ok &= rotation_ok(deals.game_of, dealer, n)  # joffre.deal.rotation
     side = np.where(bid, bidder % 2 if options.mode == "teams" else bidder, -1)
     verdicts: Bools = ok & (deals.last | ~game_won(options, totals, side))  # joffre.end.target
     return verdicts

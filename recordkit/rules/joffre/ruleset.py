@@ -25,6 +25,7 @@ from recordkit.rules.base import (
     add_card,
     dealt_hands,
     incomplete,
+    scores_as_written,
 )
 from recordkit.rules.joffre import auction, ending, partial, play, quick, quick_partial, sheet
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
@@ -358,18 +359,12 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         trump written only as the play sets it, and one score and total a seat with no sheet facts,
         so that the calls, plays and scores rows hold the whole deal, in order."""
         tricks, auction_calls = deal.get("tricks", []), deal.get("auction", [])
-        result, trump = deal.get("result"), deal.get("trump")
+        trump = deal.get("trump")
         if any(type(t) is not str for t in tricks) or any(type(a) is not str for a in auction_calls):
             return False
         if trump is not None and (state.trump is None or trump != self._trump_letter(state.trump)):
             return False
-        if result is not None and (
-            type(result) is not dict
-            or result.keys() - {"scores"}
-            or len(result.get("scores", [])) != table.players
-        ):
-            return False
-        if len(deal.get("totals") or [0] * table.players) != table.players:
+        if not scores_as_written(table, deal):
             return False
         if [(a.kind, self.describe(table, a)) for a in calls] != [("bid", call) for call in auction_calls]:
             return False

@@ -28,12 +28,17 @@ from recordkit.rules.column_deals import (
     previous,
     prove_games,
     ragged_groups,
+    scores_follow,
     seats_of,
     totals_before,
-    totals_follow,
-    written_scores,
 )
-from recordkit.rules.columns import Bools, ColumnRows, Floats, Ints, codes, ints
+from recordkit.rules.columns import (
+    Bools,
+    ColumnRows,
+    Floats,
+    Ints,
+    played_as_written,
+)
 from recordkit.rules.karnoffel.cards import DEVIL, PARTIAL, POWER_RANKS, STOPPERS, cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN
 from recordkit.rules.karnoffel.options import KarnoffelOptions
@@ -68,30 +73,23 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     """Each deal's verdict, for the deals of `n`-player games with these options."""
     options = KarnoffelOptions.model_validate(orjson.loads(text))
     table = deals.table
-    k = table.num_rows
     cards = cards_of(options.deck)
     deck = list(cards.deck.codes)
-    dealer = ints(table, "dealer")
-    played = codes(table.column("status"), ("played",)) == 0
-    written = np.asarray(
-        table.column("as_written").fill_null(False).to_numpy(zero_copy_only=False), dtype=bool
-    )
-    ok = played & written & (dealer >= 0) & (dealer < n)
+    dealer, ok = played_as_written(table, n)
     forehand = (dealer + 1) % n
 
     faceup, shown = flat_group(table.column("dog"), n, deck)
     downs, groups, sizes = ragged_groups(table.column("hands"), HAND, deck)
     words, count, kinds = call_words(deals, CALLS)
     ok &= np.all((kinds == CALL_KIND) | (np.arange(words.shape[1]) >= count[:, None]), axis=1)
-    _, totals = written_scores(deals, np.zeros((k, n), dtype=np.int64))
-    before = sides_before(totals_before(deals, totals), n)
+    before = sides_before(totals_before(deals, n), n)
     value, decided, surrendered, raiser, windows_ok = windows(options, words, count, forehand, n, before)
     ok &= windows_ok
 
     ok &= dealt_sizes(shown, groups, sizes, n, surrendered)
     owner, once = _owner(faceup, downs, dealer, n, len(deck))
     ok &= once
-    tricks, played_tricks, plays_ok = plays_of(deals, n, TRICKS, deck)
+    tricks, played_tricks, plays_ok = plays_of(deals.rows.plays, deals.play_keys, deals.keys, n, TRICKS, deck)
     ok &= plays_ok & np.where(surrendered, played_tricks == 0, played_tricks > 0)
 
     playing = np.flatnonzero(ok & ~surrendered)
@@ -103,8 +101,8 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
         ok[playing] &= legal
         decided[playing] = side
     scores = np.where((np.arange(n) % 2 == decided[:, None]) & ok[:, None], value[:, None], 0)
-    written_ok, totals = written_scores(deals, scores)
-    ok &= written_ok & totals_follow(deals, scores, totals)
+    follows, totals = scores_follow(deals, scores)
+    ok &= follows
     after = np.where(surrendered & (options.dealer_after_surrender == "proposer"), raiser, forehand)
     ok &= deals.first | (dealer == previous(deals, after))  # karnoffel.deal.rotation
     reached = np.any(totals >= options.target, axis=1)  # karnoffel.game.end

@@ -25,6 +25,7 @@ from recordkit.rules.base import (
     card_list,
     dealt_hands,
     incomplete,
+    scores_as_written,
     unknown_card,
 )
 from recordkit.rules.karnoffel import build, partial, proposals, quick, quick_partial, sheet
@@ -357,7 +358,7 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         its words make when read in turn (a quiet one may be `[]`), and the rounds dealt the sizes
         its surrender's window gives."""
         tricks, windows = deal.get("tricks", []), deal.get("proposals", [])
-        faceup, hands, result = deal.get("faceup"), deal.get("hands", []), deal.get("result")
+        faceup, hands = deal.get("faceup"), deal.get("hands", [])
         if type(faceup) is not str or type(hands) is not list or any(type(h) is not str for h in hands):
             return False
         if any(type(t) is not str for t in tricks) or any(
@@ -367,13 +368,7 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         stated = deal.get("chosen_suit")
         if stated is not None and (state.chosen is None or stated != KARNOFFEL_SUITS[state.chosen]):
             return False
-        if result is not None and (
-            type(result) is not dict
-            or result.keys() - {"scores"}
-            or len(result.get("scores", [])) != table.players
-        ):
-            return False
-        if len(deal.get("totals") or [0] * table.players) != table.players:
+        if not scores_as_written(table, deal):
             return False
         words = [word for window in windows for word in window]
         if [(a.kind, self.describe(table, a)) for a in calls] != [("call", word) for word in words]:

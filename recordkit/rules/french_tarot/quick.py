@@ -227,11 +227,10 @@ def _play(state: TarotState, tricks: Any, read: list[list[int]] | None = None) -
         best = play_trick(hands, order[leader], cards)
         if best < 0:
             return False
-        trick = PlayedTrick(leader, cards, list(order[leader]))
+        seats = list(order[leader])
+        trick = PlayedTrick(leader, cards, seats, seats[best])
         if index == last and excuse_wins(state, index, trick):  # it looks at the last trick only
-            trick.winner = trick.seats[cards.index(EXCUSE)]
-        else:
-            trick.winner = trick.seats[best]
+            trick.winner = seats[cards.index(EXCUSE)]
         if stated_winner not in (None, trick.winner):
             return False
         state.tricks.append(trick)

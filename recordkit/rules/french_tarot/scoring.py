@@ -243,7 +243,7 @@ def points_counted(state: TarotState) -> bool:
 def points_match(state: TarotState, points: int | float) -> bool:
     """tarot.score.points: card points written on the sheet are the count, exact or rounded
     either way (sheets differ in how they round a half point)."""
-    half = contract_count(state).half_points
+    half = contract_facts(state).half_points
     return float(points) in {half / 2, float((half + 1) // 2), float(half // 2)}
 
 

@@ -229,12 +229,13 @@ def _play(state: TarotState, tricks: Any, read: list[list[int]] | None = None) -
             return False
         seats = list(order[leader])
         trick = PlayedTrick(leader, cards, seats, seats[best])
+        winner = seats[best]
         if index == last and excuse_wins(state, index, trick):  # it looks at the last trick only
-            trick.winner = seats[cards.index(EXCUSE)]
-        if stated_winner not in (None, trick.winner):
+            winner = trick.winner = seats[cards.index(EXCUSE)]
+        if stated_winner not in (None, winner):
             return False
         state.tricks.append(trick)
-        leader = trick.winner
+        leader = winner
     state.leader = leader
     state.phase = Phase.DONE
     return True

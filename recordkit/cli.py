@@ -95,7 +95,6 @@ def validate(
 
     Example: recordkit validate samples/french-tarot games.jsonl --format jsonl
     """
-    from recordkit.cluster import ClusterError
     from recordkit.validate import Settings
 
     if output not in ("text", "jsonl"):
@@ -109,7 +108,7 @@ def validate(
     try:
         with _validator(settings, jobs, scheduler) as check:
             _validate(paths, check, settings, output, quiet, violations)
-    except ClusterError as error:
+    except _cluster_errors(scheduler) as error:
         err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
 
@@ -121,14 +120,25 @@ Validator = Callable[[list[str]], Iterator["RecordReport | Diagnostic"]]
 @contextmanager
 def _validator(settings: Settings, jobs: int, scheduler: str | None) -> Iterator[Validator]:
     """`validate_inputs` on `jobs` processes, or the same on the Dask cluster at `scheduler`."""
-    from recordkit.cluster import connect, validate_on_cluster
     from recordkit.inputs import validate_inputs
 
     if scheduler is None:
         yield lambda paths: validate_inputs(paths, settings, jobs)
         return
+    from recordkit.cluster import connect, validate_on_cluster
+
     with connect(scheduler, jobs) as client:
         yield lambda paths: validate_on_cluster(paths, settings, client)
+
+
+def _cluster_errors(scheduler: str | None) -> tuple[type[Exception], ...]:
+    """What a run on the cluster at `scheduler` may fail with (`ClusterError`); nothing without
+    one, so that validating on this machine does not import the cluster's module."""
+    if scheduler is None:
+        return ()
+    from recordkit.cluster import ClusterError
+
+    return (ClusterError,)
 
 
 def _source(name: str) -> str:

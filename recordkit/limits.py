@@ -34,7 +34,7 @@ def within_limits(data: Any) -> bool:
     while stack:
         node = stack.pop()
         if type(node) is dict:
-            if len(node) > MAX_KEYS or any(len(key) > MAX_TEXT for key in node):
+            if len(node) > MAX_KEYS or (node and max(map(len, node)) > MAX_TEXT):
                 return False
             values: Any = node.values()
         elif len(node) > MAX_ITEMS:

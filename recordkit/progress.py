@@ -14,21 +14,15 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
 
 from recordkit.sources import JSONL_SUFFIXES, RECORD_SUFFIXES
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import ProgressColumn
 
 Tally = Callable[[int, int], None]
 """Told (records, deals) done so far."""
@@ -39,13 +33,21 @@ MANIFEST = "_recordkit.json"
 """The file that makes a directory an archive (recordkit.archive.store)."""
 
 
-class RateColumn(ProgressColumn):
-    """Records a second (`1,234/s`), once rich has measured a rate."""
+def _rate_column() -> ProgressColumn:
+    """A column of records a second (`1,234/s`), once rich has measured a rate; rich's progress
+    module is imported only when a bar is shown (a piped run does not pay for it)."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
 
-    def render(self, task: Task) -> Text:
-        """The rate, or nothing before it is known."""
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.0f}/s", style="progress.data.speed")
+    class RateColumn(ProgressColumn):
+        """Records a second, or nothing before the rate is known."""
+
+        def render(self, task: Task) -> Text:
+            """The rate, or nothing before it is known."""
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:,.0f}/s", style="progress.data.speed")
+
+    return RateColumn()
 
 
 def _nothing(records: int, deals: int) -> None:
@@ -61,12 +63,14 @@ def progress_bar(
     if not shown or not console.is_terminal:
         yield _nothing
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     columns = (
         TextColumn("{task.description}"),
         BarColumn(bar_width=20),
         MofNCompleteColumn(),
         TextColumn("records · {task.fields[deals]:,} deals ·" if deals else "records ·"),
-        RateColumn(),
+        _rate_column(),
         TextColumn("·"),
         TimeRemainingColumn(),
         TextColumn("left"),

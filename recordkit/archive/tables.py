@@ -384,10 +384,9 @@ class Rows:
         """The cards played, who played them and whether each counted as a trump; the other
         columns of the plays rows are their tricks' (`batches`)."""
         cards = [card for trick in tricks for card in trick.cards]
-        is_trump = ruleset.is_trump
         self.played["card"] += cards
         self.played["seat"] += [seat for trick in tricks for seat in trick.seats]
-        self.played["trump"] += [is_trump(state, card) for card in cards]
+        self.played["trump"] += ruleset.trump_flags(state, cards)
 
     def _tricks(
         self,

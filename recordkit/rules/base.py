@@ -468,6 +468,11 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         A record it cannot prove goes to the record path, so it must never prove a faulty one."""
         return None
 
+    def trump_flags(self, state: StateT, cards: list[int]) -> list[bool]:
+        """`is_trump` of each of a deal's cards at once, for the plays table (a speed hook: a game
+        whose trumps do not depend on the deal may answer from a table)."""
+        return [self.is_trump(state, card) for card in cards]
+
 
 def scores_as_written(table: Table, deal: dict[str, Any]) -> bool:
     """Whether a deal's result holds only its scores, one a seat, and its totals (when written)

@@ -26,6 +26,8 @@ from recordkit.rules.french_tarot.scoring import GARDE
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
 RANK_NAMES = {14: "King", 13: "Queen", 12: "Knight", 11: "Jack"}
+RESTRICTED = BOUTS | KINGS | TRUMPS
+"""The cards the discard rules restrict (tarot.discard.bout, .king, .trump); any other held card may go."""
 
 
 def take_bid(state: TarotState, action: Action) -> list[Violation]:
@@ -161,7 +163,23 @@ def after_call(state: TarotState) -> None:
 
 
 def take_discard(state: TarotState, action: Action) -> list[Violation]:
-    """tarot.discard.*: one card of the taker's discard."""
+    """tarot.discard.*: one card of the taker's discard; a held card that is no trump, King or
+    bout (the common one) is taken without looking further."""
+    card_bit = 1 << action.value
+    taker = state.taker
+    assert taker is not None
+    hand = state.hands[taker]
+    problems = [] if hand & card_bit and not card_bit & RESTRICTED else _discard_problems(state, action)
+    state.hands[taker] = hand & ~card_bit
+    state.discard |= card_bit
+    state.discarded += 1
+    if state.discarded == DOG_SIZES[state.players]:
+        state.phase = Phase.PLAY
+    return problems
+
+
+def _discard_problems(state: TarotState, action: Action) -> list[Violation]:
+    """What is wrong with discarding this card, if anything (tarot.discard.*)."""
     card = action.value
     assert state.taker is not None
     taker = state.taker
@@ -216,11 +234,6 @@ def take_discard(state: TarotState, action: Action) -> list[Violation]:
                 expected=f"at most {needed} trump(s) in the discard",
             )
         )
-    state.hands[taker] &= ~bit(card)
-    state.discard |= bit(card)
-    state.discarded += 1
-    if state.discarded == DOG_SIZES[state.players]:
-        state.phase = Phase.PLAY
     return problems
 
 

@@ -2,8 +2,8 @@
 
 It drives the same state through the same rule functions as the full replay (the auction, call,
 discard and announcement handlers, `play.first_lead`, `play.play_trick` for each trick's cards and
-winner, `scoring.deal_scores`), but reads the deal from parsed JSON without pydantic, builds no
-action per card and writes no diagnostic. Whatever it does not cover (aliases, cards written as objects, abandoned deals) or
+winner, `scoring.deal_scores` on the count `scoring.settle` made once), but reads the deal from
+parsed JSON without pydantic, builds no action per card and writes no diagnostic. Whatever it does not cover (aliases, cards written as objects, abandoned deals) or
 finds wrong returns None, and the full replay says what is wrong.
 """
 
@@ -34,8 +34,8 @@ from recordkit.rules.french_tarot.scoring import (
     POIGNEE_LEVELS,
     deal_scores,
     excuse_wins,
-    points_counted,
     points_match,
+    settle,
 )
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
@@ -80,10 +80,11 @@ def quick_deal(
         state, tricks, read[1] if read is not None else None
     ):
         return None
+    settle(state)  # the count once, for the score, the points check and the archive's summary
     result = deal.get("result")
     points = result.get("points") if type(result) is dict else None
     if points is not None and (
-        type(points) not in (int, float) or (points_counted(state) and not points_match(state, points))
+        type(points) not in (int, float) or (state.facts is not None and not points_match(state, points))
     ):
         return None
     return QuickDeal(state.dealer, deal_scores(state), state, actions)
@@ -226,15 +227,15 @@ def _play(state: TarotState, tricks: Any, read: list[list[int]] | None = None) -
         best = play_trick(hands, order[leader], cards)
         if best < 0:
             return False
-        trick = PlayedTrick(leader, cards, list(order[leader]))
+        seats = list(order[leader])
+        trick = PlayedTrick(leader, cards, seats, seats[best])
+        winner = seats[best]
         if index == last and excuse_wins(state, index, trick):  # it looks at the last trick only
-            trick.winner = trick.seats[cards.index(EXCUSE)]
-        else:
-            trick.winner = trick.seats[best]
-        if stated_winner not in (None, trick.winner):
+            winner = trick.winner = seats[cards.index(EXCUSE)]
+        if stated_winner not in (None, winner):
             return False
         state.tricks.append(trick)
-        leader = trick.winner
+        leader = winner
     state.leader = leader
     state.phase = Phase.DONE
     return True

@@ -76,6 +76,8 @@ if TYPE_CHECKING:
 
 _PLAYING = Phase.PLAY
 """A module constant: looking up an enum member costs 0.2 µs, once per card played."""
+TRUMP_FLAGS = tuple(bool(bit(card) & TRUMPS) for card in range(len(DECK.codes)))
+"""Whether each card is a trump (the Excuse is not), for the archive's plays table."""
 
 
 class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
@@ -623,7 +625,11 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         )
 
     def is_trump(self, state: TarotState, card: int) -> bool:
-        return bool(bit(card) & TRUMPS)
+        return TRUMP_FLAGS[card]
+
+    def trump_flags(self, state: TarotState, cards: list[int]) -> list[bool]:
+        """From `TRUMP_FLAGS`: French Tarot's trumps are the same in every deal."""
+        return list(map(TRUMP_FLAGS.__getitem__, cards))
 
     def score_working(self, table: Table, state: TarotState) -> list[tuple[str, int | float | str]]:
         """The contract's count step by step (`scoring.working`)."""

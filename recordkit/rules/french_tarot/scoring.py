@@ -188,7 +188,9 @@ def misere_scores(players: int, miseres: Sequence[int]) -> list[int]:
 
 
 def contract_facts(state: TarotState) -> ContractFacts:
-    """A played contract's score-sheet facts, from its replay."""
+    """A played contract's score-sheet facts, from its replay (counted once if `settle` has)."""
+    if state.facts is not None:
+        return state.facts
     assert state.taker is not None
     attack = state.attack()
     sides = [0 if seat in attack else 1 for seat in range(state.players)]
@@ -206,12 +208,19 @@ def contract_facts(state: TarotState) -> ContractFacts:
         taker=state.taker,
         partner=state.partner,
         half_points=half_points(won[0]) + adjust[0],
-        bouts=bin(won[0] & BOUTS).count("1"),
+        bouts=(won[0] & BOUTS).bit_count(),
         petit_au_bout=0 if petit is None else 1 if petit in attack else -1,
         poignees=tuple(p.level for p in state.poignees.values()),
         slam=slam_outcome(state),
         miseres=tuple(seat for seat, _kind in state.miseres),
     )
+
+
+def settle(state: TarotState) -> None:
+    """Count a finished contract's facts once (`state.facts`), so that its score, the points
+    check and the archive's summary share them; for a replay whose state changes no more."""
+    if points_counted(state):
+        state.facts = contract_facts(state)
 
 
 def contract_count(state: TarotState) -> ContractCount:
@@ -234,7 +243,7 @@ def points_counted(state: TarotState) -> bool:
 def points_match(state: TarotState, points: int | float) -> bool:
     """tarot.score.points: card points written on the sheet are the count, exact or rounded
     either way (sheets differ in how they round a half point)."""
-    half = contract_count(state).half_points
+    half = contract_facts(state).half_points
     return float(points) in {half / 2, float((half + 1) // 2), float(half // 2)}
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from recordkit.rules.base import PlayedTrick, Table
+
+if TYPE_CHECKING:
+    from recordkit.rules.french_tarot.scoring import ContractFacts
 
 
 class Phase(IntEnum):
@@ -66,6 +70,9 @@ class TarotState:
     recorded: list[tuple[int | None, int | None]] = field(default_factory=list)
     scorable: bool = True
     overrun_reported: bool = False
+    facts: ContractFacts | None = None
+    """The finished contract's count, once the fast path has settled it (`scoring.settle`), for
+    the score, the points check and the archive's summary to share."""
 
     @property
     def players(self) -> int:

@@ -117,3 +117,23 @@ def call(entry: Any) -> tuple[str, int | None] | None:
     if type(name) is not str or not seat_or_none(seat):
         return None
     return name, seat
+
+
+def passed_without_groups(
+    deal: dict[str, Any], keys: frozenset[str], groups: frozenset[str], players: int
+) -> bool:
+    """Whether a deal (parsed JSON) may be one everybody passed, written as a magazine prints it:
+    only the deal's `keys`, none of its dealt `groups`, played with no tricks, a dealer seat, and a
+    result (if any) of the scores alone; the fast paths of such deals (`quick_unplayed`) start here."""
+    dealer, result = deal.get("dealer"), deal.get("result", {})
+    return (
+        keys.issuperset(deal)
+        and not deal.keys() & groups
+        and deal.get("status", "played") == "played"
+        and deal.get("tricks", []) == []
+        and type(dealer) is int
+        and 0 <= dealer < players
+        and type(result) is dict
+        and result.keys() <= {"scores"}
+        and notes_ok(deal)
+    )

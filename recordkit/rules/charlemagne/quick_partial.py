@@ -68,8 +68,6 @@ SPADES, HEARTS, DIAMONDS, CLUBS, JOKERS = TEXTS
 
 WRITTEN_GROUPS = frozenset({"hands", "kitty", "knocks", "claim"})
 """The fields a passed deal written as a magazine prints it leaves out (or never has)."""
-UNWRITTEN_RESULT: dict[str, Any] = {"scores": None}
-"""A result of scores only (the only one `unplayed` reads), and the stand-in for no result."""
 Score = Callable[[CharlemagneState], list[int | float] | None]
 """The ruleset's `score`."""
 
@@ -116,19 +114,9 @@ def unplayed(table: Table, deal: dict[str, Any], turn: TurnOf, score: Score) -> 
     (`quick._before_play`) and its score by the ruleset's `score` (none: the hands are not
     known); None for any other deal, or a result holding more than the scores."""
     variant: str = table.options.variant
-    dealer, result = deal.get("dealer"), deal.get("result", UNWRITTEN_RESULT)
-    if (
-        not DEAL_KEYS.issuperset(deal)
-        or deal.keys() & WRITTEN_GROUPS
-        or deal.get("status", "played") != "played"
-        or deal.get("tricks", []) != []
-        or type(dealer) is not int
-        or not 0 <= dealer < PLAYERS
-        or type(result) is not dict
-        or not UNWRITTEN_RESULT.keys() >= result.keys()
-        or not fastread.notes_ok(deal)
-    ):
+    if not fastread.passed_without_groups(deal, DEAL_KEYS, WRITTEN_GROUPS, PLAYERS):
         return None
+    dealer: int = deal["dealer"]
     state = CharlemagneState(table, variant, dealer, [0] * PLAYERS, [0] * PLAYERS, 0)
     state.scorable = False  # the empty hands break the sizes: the full replay's start says so
     actions: list[Action] = []

@@ -55,8 +55,6 @@ RESULT_KEYS = frozenset({"scores", "points"})
 HAND_PATHS = {n: [f"hands[{seat}]" for seat in range(n)] for n in HAND_SIZES}
 WRITTEN_GROUPS = frozenset({"hands", "dog", "call", "discard"})
 """The fields a passed deal written as a magazine prints it leaves out."""
-UNWRITTEN_RESULT: dict[str, Any] = {"scores": None}
-"""A result of scores only (the only one `unplayed` reads), and the stand-in for no result."""
 Score = Callable[[TarotState], list[int | float] | None]
 """The ruleset's `score`."""
 
@@ -139,20 +137,12 @@ def unplayed(table: Table, deal: dict[str, Any], score: Score) -> QuickDeal | No
     through the fast path's own (`quick._contract`) and its score by the ruleset's `score`; None
     for any other deal, or a result holding more than the scores."""
     n = table.players
-    dealer, result = deal.get("dealer"), deal.get("result", UNWRITTEN_RESULT)
     if (
-        not DEAL_KEYS.issuperset(deal)
-        or deal.keys() & WRITTEN_GROUPS
-        or deal.get("status", "played") != "played"
-        or deal.get("tricks", []) != []
+        not fastread.passed_without_groups(deal, DEAL_KEYS, WRITTEN_GROUPS, n)
         or deal.get("announcements", []) != []
-        or type(dealer) is not int
-        or not 0 <= dealer < n
-        or type(result) is not dict
-        or not UNWRITTEN_RESULT.keys() >= result.keys()
-        or not fastread.notes_ok(deal)
     ):
         return None
+    dealer: int = deal["dealer"]
     state = TarotState(table, dealer, [0] * n, [0] * n, 0, HAND_SIZES[n])
     state.scorable = False  # the empty hands break the sizes: the full replay's start says so
     actions: list[Action] = []

@@ -52,17 +52,7 @@ whether written or not; so the same model serves every such deal."""
 ORDERS: dict[int, list[list[int]]] = {}
 """The seats of a trick in the order of play, by its leader, for each set of seats out of the
 play (filled as they come: there are few)."""
-TEXTS = [
-    [
-        " ".join(
-            DECK.codes[card]
-            for card in range(8 * eight, min(8 * eight + 8, len(DECK)))
-            if byte >> card % 8 & 1
-        )
-        for byte in range(256)
-    ]
-    for eight in range((len(DECK) + 7) // 8)
-]
+TEXTS = fastread.byte_texts(DECK.codes)
 """The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
 SPADES, HEARTS, DIAMONDS, CLUBS, JOKERS = TEXTS
 

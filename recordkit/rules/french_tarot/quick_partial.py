@@ -36,17 +36,7 @@ from recordkit.rules.french_tarot.record import Announcement, Misere, TarotDeal
 from recordkit.rules.french_tarot.state import Phase, TarotState
 
 EIGHTS = range((len(DECK) + 7) // 8)
-TEXTS = [
-    [
-        " ".join(
-            DECK.codes[card]
-            for card in range(8 * eight, min(8 * eight + 8, len(DECK)))
-            if byte >> card % 8 & 1
-        )
-        for byte in range(256)
-    ]
-    for eight in EIGHTS
-]
+TEXTS = fastread.byte_texts(DECK.codes)
 """The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
 NO_ANNOUNCEMENTS = TarotDeal.model_construct(dealer=0, announcements=[])
 """A deal with no misère for `partial._split`, which reads only a deal's misères."""

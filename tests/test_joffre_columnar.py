@@ -4,8 +4,8 @@ Generated archives of every option, player count and form are proven column by c
 full replay's verdicts; copies with injected faults are never proven when the full replay objects;
 and each rule the NumPy form restates is held to the ruleset's own function: the auction
 (`auction.take_bid`), the trick's winner (`play.winning_index`), following the nation led
-(`play.legal_mask`, through the replay's JOFFRE-REVOKE), the score (`scoring.deal_scores`) and the
-end of the game (`ending.winner`, `ending.game_over`).
+(`play.legal_mask`, through the replay's JOFFRE-REVOKE), the score (`scoring.deal_scores`), the
+dealer's rotation (`Joffre.next_dealer`) and the end of the game (`ending.winner`, `ending.game_over`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.rules.base import Action, Table
 from recordkit.rules.column_deals import held_once, seats_of
+from recordkit.rules.columns import rotation_ok
 from recordkit.rules.joffre import auction, ending, play, scoring
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for
 from recordkit.rules.joffre.columnar import auction as columnar_auction
@@ -273,3 +274,24 @@ def test_the_end_of_the_game_is_the_rulesets(mode: str, tiebreak: str, totals: l
         ending.game_over(options, totals) if side < 0 else ending.winner(options, totals, side) is not None
     )
     assert bool(game_won(options, np.array([totals], dtype=np.float64), np.array([side]))[0]) == expected
+
+
+@MANY
+@given(
+    st.sampled_from([3, 4]),
+    st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=6), min_size=1, max_size=4),
+)
+def test_the_rotation_is_the_rulesets(players: int, games: list[list[int]]) -> None:
+    """joffre.deal.rotation: the columns accept a deal's dealer exactly when it is the record's
+    first deal or `next_dealer` of the deal before it in the same record."""
+    table, _ = JOFFRE.table(JoffreOptions(), players)
+    assert table is not None
+    dealers = [[dealer % players for dealer in game] for game in games]
+    game_of = np.array([number for number, game in enumerate(dealers) for _ in game], dtype=np.int64)
+    flat = np.array([dealer for game in dealers for dealer in game], dtype=np.int64)
+    expected = [
+        index == 0 or game[index] == JOFFRE.next_dealer(table, game[index - 1])
+        for game in dealers
+        for index in range(len(game))
+    ]
+    assert list(rotation_ok(game_of, flat, players)) == expected

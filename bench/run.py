@@ -1,7 +1,7 @@
 """Every speed figure of issue 19 in one run, side by side with its target and its reference.
 
-Usage: python bench/run.py [--deals 20000] [--unique 4000] [--per-game 600] [--convert-deals 4000]
-                           [--seed 1] [--repeat 3] [--convert-only]
+Usage: python bench/run.py [--deals 20000] [--unique 4000] [--per-game 600] [--per-game-deals 4000]
+                           [--convert-deals 4000] [--seed 1] [--repeat 3] [--convert-only]
 
 Generates 4-player French Tarot games with a fixed seed (`--unique` distinct deals repeated up
 to `--deals`: generating is the slow part, and repeating does not change what checking costs),
@@ -275,6 +275,16 @@ def measure_jobs(
     return one, two, ceiling
 
 
+def interleaved(runs: list[tuple[str, Path]], repeat: int) -> list[Figures]:
+    """Each (step, file) run once in turn, `repeat` times over, and the fastest of each: steps
+    compared with each other share the machine's load alike."""
+    done: list[list[Figures]] = [[] for _ in runs]
+    for _ in range(repeat):
+        for figures, (name, source) in zip(done, runs, strict=True):
+            figures.append(measure(name, source, repeat=1))
+    return [next((run for run in group if "failed" in run), None) or fastest(group) for group in done]
+
+
 # --- data -------------------------------------------------------------------------------------------
 
 
@@ -496,9 +506,10 @@ def tarot_figures(source: Path, tricks: Path, here: Path, deals: int, args: argp
     typed = timed("pydantic", source)
     cli = measure_cli(source, deals, args.repeat)
     one, two, ceiling = measure_jobs("validate", source, None, args.repeat)
-    full = timed("validate_full", source)
-    tricks_one = timed("validate", tricks, jobs=1)
-    tricks_full = timed("validate_full", tricks)
+    whole, full, tricks_one, tricks_full = interleaved(
+        [("validate", source), ("validate_full", source), ("validate", tricks), ("validate_full", tricks)],
+        args.repeat,
+    )
     to_one, to_two, convert_ceiling = measure_jobs("to_archive", source, here / "archive", args.repeat)
     back = timed("from_archive", here / "archive", here / "back.jsonl")
     archived = timed("validate", here / "archive", jobs=1)
@@ -544,7 +555,7 @@ def tarot_figures(source: Path, tricks: Path, here: Path, deals: int, args: argp
     )
     most = TARGETS["max_tricks_only_ratio"]
     for what, partial_run, whole_run in (
-        ("validate, 1 process", tricks_one, one),
+        ("validate, 1 process", tricks_one, whole),
         ("full replay        ", tricks_full, full),
     ):
         if not failed(partial_run, whole_run):
@@ -564,24 +575,36 @@ def tarot_figures(source: Path, tricks: Path, here: Path, deals: int, args: argp
 
 def game_figures(here: Path, args: argparse.Namespace) -> None:
     """Every game: validation cost per card against 4-player Tarot's (fast path, full replay,
-    tricks only), then JSONL -> Parquet and archive validation with the columns' proven share."""
+    tricks only), then JSONL -> Parquet and archive validation with the columns' proven share.
+
+    Each game's `--per-game` generated deals are repeated (whole records) to `--per-game-deals`,
+    so that a run lasts long enough to time, and its three validations run in turn, repeat by
+    repeat, so that the machine's load weighs on the full and the tricks-only records alike."""
     timed = partial(measure, repeat=args.repeat)
     most = TARGETS["max_card_cost_to_tarot"]
     print(
         f"\n{'game':<30}{'deals/s':>9}{'us/card':>8}{'/tarot':>7}{'full':>8}{'us/card':>8}"
-        f"{'tricks':>8}{'us/card':>8}{'ratio':>7}   (validate, 1 process, {args.per_game} deals;"
-        f" /tarot: cost per card against 4-player Tarot's, at most {most}x; ratio: tricks only / validate)"
+        f"{'tricks':>8}{'us/card':>8}{'ratio':>7}   (validate, 1 process, {args.per_game} deals"
+        f" repeated to {args.per_game_deals:,}; /tarot: cost per card against 4-player Tarot's,"
+        f" at most {most}x; ratio: tricks only / validate)"
     )
     tarot_card = None
     archives = []
     for game, players, options in GAMES:
         path, path_tricks = here / f"{game}-{players}.jsonl", here / f"{game}-{players}-tricks.jsonl"
         label = f"{game} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
-        written = write_game(path, path_tricks, game, players, options, args.per_game, args.seed)
-        played = cards_played(path)
-        fast, slow = timed("validate", path, jobs=1), timed("validate_full", path)
+        write_game(path, path_tricks, game, players, options, args.per_game, args.seed)
         if (game, players, options) in CONVERTED:
             archives.append((label, path))
+        wrong = findings_in(path_tricks)
+        many, many_tricks = here / f"{path.stem}-timed.jsonl", here / f"{path_tricks.stem}-timed.jsonl"
+        written = repeated(path, many, args.per_game_deals)
+        repeated(path_tricks, many_tricks, args.per_game_deals)
+        played = cards_played(many)
+        runs: list[tuple[str, Path]] = [("validate", many), ("validate_full", many)]
+        if not wrong:
+            runs.append(("validate", many_tricks))
+        fast, slow, *tricks = interleaved(runs, args.repeat)
         why = failed(fast, slow)
         if why:
             print(f"{label:<30}{why}")
@@ -592,10 +615,7 @@ def game_figures(here: Path, args: argparse.Namespace) -> None:
             f"{label:<30}{written / fast['seconds']:>9,.0f}{card:>8.2f}{card / tarot_card:>6.2f}x"
             f"{written / slow['seconds']:>8,.0f}{slow['seconds'] / played * 1e6:>8.2f}"
         )
-        wrong = findings_in(path_tricks)
-        derived: Figures = {"failed": f"{wrong} finding(s)"}
-        if not wrong:
-            derived = timed("validate", path_tricks, jobs=1)
+        derived: Figures = tricks[0] if tricks else {"failed": f"{wrong} finding(s)"}
         if "failed" in derived:
             print(f"{line}   tricks only: {derived['failed']}; {verdict(card / tarot_card, most, False)}")
             continue
@@ -658,7 +678,10 @@ def main() -> None:
     )
     parser.add_argument("--deals", type=int, default=20_000)
     parser.add_argument("--unique", type=int, default=4_000)
-    parser.add_argument("--per-game", type=int, default=600)
+    parser.add_argument("--per-game", type=int, default=600, help="distinct deals generated of each game")
+    parser.add_argument(
+        "--per-game-deals", type=int, default=4000, help="deals of each game's validation (records repeated)"
+    )
     parser.add_argument("--convert-deals", type=int, default=4_000, help="deals of each game's conversion")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--convert-only", action="store_true", help="only the big-archive steps")

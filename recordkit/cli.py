@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,7 +17,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from recordkit.diagnostics import Diagnostic, Severity
-from recordkit.options_text import OptionError, check_options, parse_options
 from recordkit.progress import count_records, progress_bar, shows_progress
 
 if TYPE_CHECKING:
@@ -27,7 +25,8 @@ if TYPE_CHECKING:
     from recordkit.validate import RecordReport, Settings
 
 # Each command imports what it uses when it runs: pyarrow, NumPy and DuckDB (archives, stats) take
-# about a third of a second to import, which `--help` and the other commands need not pay.
+# about a third of a second to import, pydantic and the rulesets (records) a fifth, which `--help`,
+# `--version` and the other commands need not pay.
 
 app = typer.Typer(
     help="Record, replay and verify games of trick-taking card games (French Tarot, Charlemagne, "
@@ -44,6 +43,8 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 def _version(shown: bool) -> None:
     """`--version`: the installed package's version, from its metadata."""
     if shown:
+        from importlib import metadata
+
         try:
             version = metadata.version("recordkit")
         except metadata.PackageNotFoundError:
@@ -416,6 +417,8 @@ def generate(
 def _options(pairs: list[str], variant: str | None, ruleset: Any) -> dict[str, Any]:
     """The `-o NAME=VALUE` options (and `--variant`) the game takes; exit 2, saying what is
     wrong in words (the option, the values it takes, the nearest one), if it does not."""
+    from recordkit.options_text import OptionError, check_options, parse_options
+
     try:
         options = parse_options(pairs)
         if variant is not None:

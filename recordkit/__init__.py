@@ -19,16 +19,20 @@ from collections.abc import Iterator
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from recordkit.codec import RecordError, dump, dumps, load, load_all, loads, loads_all, to_data
-    from recordkit.diagnostics import Diagnostic, Location, Severity, from_violation
-    from recordkit.engine import steps
+if TYPE_CHECKING:  # the names as the type checker sees them; `X as X` marks a re-export
+    from recordkit.codec import RecordError, dump, dumps, load, load_all, loads, loads_all
+    from recordkit.codec import to_data as to_data
+    from recordkit.diagnostics import Diagnostic, Severity
+    from recordkit.diagnostics import Location as Location
+    from recordkit.diagnostics import from_violation as from_violation
+    from recordkit.engine import steps as steps
     from recordkit.games import RULESETS
     from recordkit.model import RecordBase
     from recordkit.recorder import Recorder, RefusedError
     from recordkit.rules.base import Action
-    from recordkit.sources import RawRecord
-    from recordkit.validate import Settings, validate_record
+    from recordkit.sources import RawRecord as RawRecord
+    from recordkit.validate import Settings as Settings
+    from recordkit.validate import validate_record as validate_record
 
 __version__ = "0.1.0"
 

@@ -11,13 +11,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import orjson
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from recordkit.diagnostics import Diagnostic, Severity
-from recordkit.progress import count_records, progress_bar, shows_progress
 
 if TYPE_CHECKING:
     from recordkit.archive import ConvertReport
@@ -171,6 +169,7 @@ def _validate(
     paths: list[str], check: Validator, settings: Settings, output: str, quiet: bool, violations: bool
 ) -> None:
     """Print what is found and the summary; exit 0 clean, 1 violations, 2 input unusable."""
+    from recordkit.progress import count_records, progress_bar, shows_progress
     from recordkit.validate import RecordReport
 
     if violations:
@@ -225,6 +224,8 @@ def _write_violations(paths: list[str], check: Validator) -> None:
 def _print_diagnostic(diagnostic: Diagnostic, output: str) -> None:
     """One diagnostic on standard output: a coloured line, or a JSON object."""
     if output == "jsonl":
+        import orjson
+
         sys.stdout.write(orjson.dumps(diagnostic.as_dict()).decode() + "\n")
     else:
         colour = COLOURS[diagnostic.severity]
@@ -369,6 +370,7 @@ def generate(
     from recordkit.codec import dumps
     from recordkit.games import RULESETS
     from recordkit.generate import generate_record
+    from recordkit.progress import progress_bar
     from recordkit.sources import write_atomic
 
     ruleset = RULESETS.get(game)
@@ -480,6 +482,7 @@ def convert(
     """
     from recordkit.archive import ArchiveError, from_archive, read_manifest
     from recordkit.cluster import ClusterError
+    from recordkit.progress import count_records, progress_bar, shows_progress
 
     if len(inputs) < 2:
         raise typer.BadParameter("give the inputs and then the output")
@@ -628,6 +631,7 @@ def _convert_records(sources: list[str], output: Path) -> None:
     """Write the records of the sources to a record file (text, JSON lines or JSON); each record
     left out is named, and the exit status is 2 if any was."""
     from recordkit.notation.convert import convert_records
+    from recordkit.progress import count_records, progress_bar, shows_progress
 
     with progress_bar(err, "converting", count_records(sources) if shows_progress(err) else None) as tally:
         written, skipped = convert_records(sources, output, tally)

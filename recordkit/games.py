@@ -30,6 +30,7 @@ class Rulesets(Mapping[str, "Ruleset[Any, Any, Any]"]):
         self._made: dict[str, Ruleset[Any, Any, Any]] = {}
 
     def __getitem__(self, name: str) -> Ruleset[Any, Any, Any]:
+        """The ruleset of game `name`, imported and made the first time; KeyError for no game."""
         made = self._made.get(name)
         if made is not None:
             return made

@@ -8,18 +8,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import orjson
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from recordkit.diagnostics import Diagnostic, Severity
-from recordkit.options_text import OptionError, check_options, parse_options
-from recordkit.progress import count_records, progress_bar, shows_progress
 
 if TYPE_CHECKING:
     from recordkit.archive import ConvertReport
@@ -27,7 +23,8 @@ if TYPE_CHECKING:
     from recordkit.validate import RecordReport, Settings
 
 # Each command imports what it uses when it runs: pyarrow, NumPy and DuckDB (archives, stats) take
-# about a third of a second to import, which `--help` and the other commands need not pay.
+# about a third of a second to import, pydantic and the rulesets (records) a fifth, which `--help`,
+# `--version` and the other commands need not pay.
 
 app = typer.Typer(
     help="Record, replay and verify games of trick-taking card games (French Tarot, Charlemagne, "
@@ -44,6 +41,8 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 def _version(shown: bool) -> None:
     """`--version`: the installed package's version, from its metadata."""
     if shown:
+        from importlib import metadata
+
         try:
             version = metadata.version("recordkit")
         except metadata.PackageNotFoundError:
@@ -170,6 +169,7 @@ def _validate(
     paths: list[str], check: Validator, settings: Settings, output: str, quiet: bool, violations: bool
 ) -> None:
     """Print what is found and the summary; exit 0 clean, 1 violations, 2 input unusable."""
+    from recordkit.progress import count_records, progress_bar, shows_progress
     from recordkit.validate import RecordReport
 
     if violations:
@@ -224,6 +224,8 @@ def _write_violations(paths: list[str], check: Validator) -> None:
 def _print_diagnostic(diagnostic: Diagnostic, output: str) -> None:
     """One diagnostic on standard output: a coloured line, or a JSON object."""
     if output == "jsonl":
+        import orjson
+
         sys.stdout.write(orjson.dumps(diagnostic.as_dict()).decode() + "\n")
     else:
         colour = COLOURS[diagnostic.severity]
@@ -368,6 +370,7 @@ def generate(
     from recordkit.codec import dumps
     from recordkit.games import RULESETS
     from recordkit.generate import generate_record
+    from recordkit.progress import progress_bar
     from recordkit.sources import write_atomic
 
     ruleset = RULESETS.get(game)
@@ -416,6 +419,8 @@ def generate(
 def _options(pairs: list[str], variant: str | None, ruleset: Any) -> dict[str, Any]:
     """The `-o NAME=VALUE` options (and `--variant`) the game takes; exit 2, saying what is
     wrong in words (the option, the values it takes, the nearest one), if it does not."""
+    from recordkit.options_text import OptionError, check_options, parse_options
+
     try:
         options = parse_options(pairs)
         if variant is not None:
@@ -477,6 +482,7 @@ def convert(
     """
     from recordkit.archive import ArchiveError, from_archive, read_manifest
     from recordkit.cluster import ClusterError
+    from recordkit.progress import count_records, progress_bar, shows_progress
 
     if len(inputs) < 2:
         raise typer.BadParameter("give the inputs and then the output")
@@ -625,6 +631,7 @@ def _convert_records(sources: list[str], output: Path) -> None:
     """Write the records of the sources to a record file (text, JSON lines or JSON); each record
     left out is named, and the exit status is 2 if any was."""
     from recordkit.notation.convert import convert_records
+    from recordkit.progress import count_records, progress_bar, shows_progress
 
     with progress_bar(err, "converting", count_records(sources) if shows_progress(err) else None) as tally:
         written, skipped = convert_records(sources, output, tally)

@@ -2,7 +2,7 @@
 
 A record is one game (a match): the envelope (format name and version, game, variant options,
 players, free-form metadata) and its deals. Each game adds its own deal model and options in its
-ruleset package; `recordkit.games` joins them in a union discriminated on `game`.
+ruleset package; `recordkit.games` finds the ruleset (and so the models) of a record by its `game`.
 
 Compact forms keep hand-typed records short: a card group is one string (`"HK T21 EX"`, a list
 is accepted too), a trick is its cards in play order (`"H3 H5 HK H1"`), a call is its name

@@ -21,7 +21,6 @@ from recordkit.games import RULESETS, ruleset_for
 from recordkit.hints import hint
 from recordkit.limits import oversized, within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
-from recordkit.parallel import chunked, ordered_map
 from recordkit.quick import clean_replays
 from recordkit.raw import nesting_error, too_deep
 from recordkit.rules.base import QuickDeal, Ruleset, Table
@@ -83,6 +82,8 @@ def validate_items(
         for item in items:
             yield check(item)
         return
+    from recordkit.parallel import chunked, ordered_map  # multiprocessing, for `--jobs` only
+
     for found in ordered_map(partial(findings_of, settings), chunked(items), jobs):
         yield from found
 

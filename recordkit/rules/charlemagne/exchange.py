@@ -79,8 +79,9 @@ def take_discard(state: CharlemagneState, action: Action) -> list[Violation]:
     assert seat is not None
     action.seat = seat
     card = action.value
+    card_bit = bit(card)
     problems: list[Violation] = []
-    if not state.hands[seat] & bit(card):
+    if not state.hands[seat] & card_bit:
         deck = DECKS[state.variant]
         problems.append(
             Violation(
@@ -94,11 +95,11 @@ def take_discard(state: CharlemagneState, action: Action) -> list[Violation]:
             )
         )
         state.scorable = False
-    state.hands[seat] &= ~bit(card)
+    state.hands[seat] &= ~card_bit
     if defender:
-        state.defender_discard |= bit(card)
+        state.defender_discard |= card_bit
     else:
-        state.discard |= bit(card)
+        state.discard |= card_bit
     state.to_discard -= 1
     if state.to_discard <= 0:
         enter_next(state)

@@ -37,15 +37,15 @@ def enter_next(state: CharlemagneState) -> None:
 
 def opens(state: CharlemagneState, phase: Phase) -> bool:
     """Whether the contract has this step; opening the discard counts the cards to put away."""
-    contract = state.contract
     assert state.bidder is not None
     if phase == PARTNER_CARD:
-        return contract.exchange in ("kitty_and_partner", "kitty_or_partner", "partner")
+        return state.contract.exchange in ("kitty_and_partner", "kitty_or_partner", "partner")
     if phase == DISCARD:
         return due(state, state.bidder)
     if phase == TRUMP:
-        return contract.trump == "named"
+        return state.contract.trump == "named"
     if phase == DEFENCE:
+        contract = state.contract
         return state.maine and contract.alone and contract.exchange == "partner"
     if phase == DEFENDER_CARD:
         return state.defender is not None

@@ -49,7 +49,7 @@ def bit(card_id: int) -> int:
 
 def popcount(mask: int) -> int:
     """How many cards (or seats) a bitmask holds."""
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from recordkit.diagnostics import Violation
 from recordkit.rules.base import Action
 from recordkit.rules.charlemagne.cards import DECKS, SUIT_NAMES, bit
-from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.charlemagne.state import DEFENCE, DEFENDER_DISCARD, PARTNER_CARD, CharlemagneState
 from recordkit.rules.charlemagne.steps import enter_next
 
 EXCHANGE_RULES = {
@@ -23,7 +23,7 @@ EXCHANGE_RULES = {
 
 def exchange_rule(state: CharlemagneState) -> str:
     """The rule id of the bidder's exchange in this contract, or of the lone defender's."""
-    if state.phase >= Phase.DEFENCE and state.defender is not None:
+    if state.phase >= DEFENCE and state.defender is not None:
         return "charlemagne.defence.exchange"
     return EXCHANGE_RULES[state.contract.exchange]
 
@@ -63,7 +63,7 @@ def pass_card(state: CharlemagneState, action: Action, receiver: int, rule: str)
         state.scorable = False
     state.hands[giver] &= ~bit(card)
     state.hands[receiver] |= bit(card)
-    if state.phase == Phase.PARTNER_CARD:
+    if state.phase == PARTNER_CARD:
         state.partner_card = card
     else:
         state.defender_card = card
@@ -74,13 +74,14 @@ def pass_card(state: CharlemagneState, action: Action, receiver: int, rule: str)
 
 def take_discard(state: CharlemagneState, action: Action) -> list[Violation]:
     """charlemagne.exchange.held: one discarded card, taken from the hand (kitty or partner's card included)."""
-    defender = state.phase == Phase.DEFENDER_DISCARD
+    defender = state.phase == DEFENDER_DISCARD
     seat = state.defender if defender else state.bidder
     assert seat is not None
     action.seat = seat
     card = action.value
+    card_bit = bit(card)
     problems: list[Violation] = []
-    if not state.hands[seat] & bit(card):
+    if not state.hands[seat] & card_bit:
         deck = DECKS[state.variant]
         problems.append(
             Violation(
@@ -94,11 +95,11 @@ def take_discard(state: CharlemagneState, action: Action) -> list[Violation]:
             )
         )
         state.scorable = False
-    state.hands[seat] &= ~bit(card)
+    state.hands[seat] &= ~card_bit
     if defender:
-        state.defender_discard |= bit(card)
+        state.defender_discard |= card_bit
     else:
-        state.discard |= bit(card)
+        state.discard |= card_bit
     state.to_discard -= 1
     if state.to_discard <= 0:
         enter_next(state)
@@ -115,7 +116,7 @@ def take_trump(state: CharlemagneState, action: Action) -> list[Violation]:
 
 def discard_size(state: CharlemagneState, path: str, extra: bool) -> Violation:
     """charlemagne.exchange.discard-size: the discard must bring the hand back to exactly eight cards."""
-    seat = state.defender if state.phase >= Phase.DEFENCE and state.defender is not None else state.bidder
+    seat = state.defender if state.phase >= DEFENCE and state.defender is not None else state.bidder
     count = f"more than {state.discard_due}" if extra else f"only {state.discard_due - state.to_discard}"
     return Violation(
         "CHARLEMAGNE-DISCARD-SIZE",

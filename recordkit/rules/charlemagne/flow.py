@@ -10,7 +10,19 @@ from recordkit.rules.base import Action
 from recordkit.rules.charlemagne import auction, claim, defence, exchange, play
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import PLAYERS, TRICKS
-from recordkit.rules.charlemagne.state import PHASE_OF_KIND, CharlemagneState, Phase
+from recordkit.rules.charlemagne.state import (
+    AUCTION,
+    DEFENDER_CARD,
+    DEFENDER_DISCARD,
+    DISCARD,
+    DONE,
+    PARTNER_CARD,
+    PHASE_OF_KIND,
+    PLAY,
+    TRUMP,
+    CharlemagneState,
+    Phase,
+)
 from recordkit.rules.charlemagne.steps import enter_next, gros_charlemagne_choice
 
 Handler = Callable[[CharlemagneState, Action], list[Violation]]
@@ -30,11 +42,11 @@ HANDLERS: dict[str, Handler] = {
 
 def advance(state: CharlemagneState, action: Action) -> list[Violation]:
     """Check and carry out one action; report the steps it skips and anything out of place."""
-    if action.kind == "knock" and (state.phase == Phase.DONE or state.phase == Phase.PLAY):
+    if action.kind == "knock" and (state.phase == DONE or state.phase == PLAY):
         return play.take_knock(state, action)
-    if state.phase == Phase.DONE:
+    if state.phase == DONE:
         return after_end(state, action)
-    if action.kind == "play" and state.phase == Phase.PLAY:
+    if action.kind == "play" and state.phase == PLAY:
         return play.play_card(state, action)
     target = PHASE_OF_KIND[action.kind]
     if target < state.phase:
@@ -52,7 +64,7 @@ def close_phases(state: CharlemagneState, target: Phase) -> list[Violation]:
     problems: list[Violation] = []
     while state.phase < target:
         phase = state.phase
-        if phase == Phase.AUCTION:
+        if phase == AUCTION:
             problems.append(
                 Violation(
                     "CHARLEMAGNE-AUCTION-INCOMPLETE",
@@ -64,7 +76,7 @@ def close_phases(state: CharlemagneState, target: Phase) -> list[Violation]:
             )
             state.scorable = False
             auction.end_auction(state)
-            if state.phase == Phase.DONE:
+            if state.phase == DONE:
                 return problems
             continue
         problems += _skipped(state, phase, target)
@@ -75,8 +87,8 @@ def close_phases(state: CharlemagneState, target: Phase) -> list[Violation]:
 def _skipped(state: CharlemagneState, phase: Phase, target: Phase) -> list[Violation]:
     """What leaving a step with nothing recorded means: a missing card, discard or trump, or a choice."""
     contract = state.contract
-    if phase == Phase.PARTNER_CARD and contract.exchange == "kitty_or_partner":
-        if target == Phase.DISCARD:
+    if phase == PARTNER_CARD and contract.exchange == "kitty_or_partner":
+        if target == DISCARD:
             gros_charlemagne_choice(state, takes_kitty=True)
             return []
         gros_charlemagne_choice(state, takes_kitty=False)
@@ -93,30 +105,26 @@ def _skipped(state: CharlemagneState, phase: Phase, target: Phase) -> list[Viola
                 path="discard",
             )
         ]
-    if phase in (Phase.PARTNER_CARD, Phase.DEFENDER_CARD):
-        receiver = state.bidder if phase == Phase.PARTNER_CARD else state.defender
+    if phase in (PARTNER_CARD, DEFENDER_CARD):
+        receiver = state.bidder if phase == PARTNER_CARD else state.defender
         assert receiver is not None
         state.out |= 1 << state.partner(receiver)
         state.scorable = False
-        field = "partner_card" if phase == Phase.PARTNER_CARD else "defender_card"
+        field = "partner_card" if phase == PARTNER_CARD else "defender_card"
         return [
             Violation(
                 "CHARLEMAGNE-CARD-MISSING",
-                "charlemagne.defence.exchange"
-                if phase == Phase.DEFENDER_CARD
-                else exchange.exchange_rule(state),
+                "charlemagne.defence.exchange" if phase == DEFENDER_CARD else exchange.exchange_rule(state),
                 f"seat {state.partner(receiver)} passes one card to his partner (seat {receiver}), who plays "
                 f"alone; the record has no {field}",
                 seat=state.partner(receiver),
                 path=field,
             )
         ]
-    if phase in (Phase.DISCARD, Phase.DEFENDER_DISCARD):
+    if phase in (DISCARD, DEFENDER_DISCARD):
         state.scorable = False
-        return [
-            exchange.discard_size(state, "discard" if phase == Phase.DISCARD else "defender_discard", False)
-        ]
-    if phase == Phase.TRUMP:
+        return [exchange.discard_size(state, "discard" if phase == DISCARD else "defender_discard", False)]
+    if phase == TRUMP:
         state.scorable = False
         state.checked = False
         return [
@@ -145,7 +153,7 @@ def out_of_place(state: CharlemagneState, action: Action) -> Violation:
         )
     if kind in ("discard", "defender_discard"):
         has_discard = (
-            state.phase > Phase.DISCARD and state.discard_due > 0
+            state.phase > DISCARD and state.discard_due > 0
             if kind == "discard"
             else (state.defender is not None)
         )
@@ -232,4 +240,4 @@ def after_end(state: CharlemagneState, action: Action) -> list[Violation]:
 
 def _over(state: CharlemagneState) -> bool:
     """True once the deal has ended (a helper so that type checkers re-read the phase)."""
-    return state.phase == Phase.DONE
+    return state.phase == DONE

@@ -12,7 +12,8 @@ then the completion guesses a split, and the checks the guess would decide are n
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from recordkit.cards import ids_of
 from recordkit.rules.base import HAND_CHECKS, Completion, Table, card_list, missing_hands
@@ -62,14 +63,14 @@ def forget(deal: CharlemagneDeal) -> CharlemagneDeal:
 class Moves:
     """What the exchanges moved, seat by seat (bitmasks), as the replay of the deal carried them out."""
 
-    received: list[int] = field(default_factory=lambda: [0] * PLAYERS)
-    given: list[int] = field(default_factory=lambda: [0] * PLAYERS)
-    discarded: list[int] = field(default_factory=lambda: [0] * PLAYERS)
+    received: list[int]
+    given: list[int]
+    discarded: list[int]
 
 
 def moves(state: CharlemagneState) -> Moves:
     """The partner's card, the Maine defender's card and both discards, by seat."""
-    out = Moves()
+    out = Moves([0] * PLAYERS, [0] * PLAYERS, [0] * PLAYERS)
     for receiver, card in ((state.bidder, state.partner_card), (state.defender, state.defender_card)):
         if receiver is not None and card is not None:
             out.received[receiver] |= bit(card)
@@ -154,8 +155,7 @@ def _mask(text: str | None) -> int:
     return deck.mask(card_list(deck, text, "", "")[0]) if text else 0
 
 
-@dataclass(frozen=True, slots=True)
-class Sink:
+class Sink(NamedTuple):
     """An unwritten group that cards nobody played lie in: its path, how many cards it holds, the
     cards that can only be there (`must`), and the checks a guess of its cards would decide."""
 
@@ -210,7 +210,7 @@ def _share(sinks: list[Sink], left: int, found: dict[str, int]) -> Unchecked:
         if sink is (open_sinks[-1] if open_sinks else None):
             share = left
         elif sink in open_sinks:
-            share = _union(bit(card) for card in ids_of(left)[: sink.size - popcount(sink.must)])
+            share = _lowest(left, sink.size - popcount(sink.must))
         left &= ~share
         found[sink.path] = found.get(sink.path, 0) | sink.must | share
     if not guessed:
@@ -248,9 +248,8 @@ def _taker(
         found[f"hands[{bidder}]"] = pool & ~_mask(deal.kitty)
     elif hand is None and deal.kitty is None:
         kitty_size = KITTY_SIZE[state.variant]
-        chosen = ids_of(discard & pool)[:kitty_size]
-        chosen += ids_of(pool & ~discard)[: kitty_size - len(chosen)]
-        found["kitty"] = _union(bit(card) for card in chosen)
+        chosen = _lowest(discard & pool, kitty_size)
+        found["kitty"] = chosen | _lowest(pool & ~discard, kitty_size - chosen.bit_count())
         found[f"hands[{bidder}]"] = pool & ~found["kitty"]
         why = "neither the bidder's hand nor the kitty is written, so which of his cards came from the kitty is not known"
         return {("CHARLEMAGNE-DISCARD-NOT-HELD", bidder): why}
@@ -301,6 +300,17 @@ def _completion(
             if name not in derived:
                 derived.append(name)
     return Completion(deal.model_copy(update=update), derived, unchecked)
+
+
+def _lowest(mask: int, count: int) -> int:
+    """The `count` lowest cards of a mask (all of them when it has fewer)."""
+    out = 0
+    while mask and count > 0:
+        low = mask & -mask
+        out |= low
+        mask ^= low
+        count -= 1
+    return out
 
 
 def _union(masks: Iterable[int]) -> int:

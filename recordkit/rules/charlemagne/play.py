@@ -21,7 +21,7 @@ from recordkit.rules.charlemagne.cards import (
     TRICKS,
     Context,
 )
-from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.charlemagne.state import DONE, CharlemagneState
 
 
 def legal_mask(ctx: Context, hand: int, trick: Sequence[int]) -> int:
@@ -174,7 +174,7 @@ def settle_trick(state: CharlemagneState, trick: PlayedTrick) -> None:
     if state.contract.name == "gros_mulot":
         state.exposed = True
     if len(state.tricks) == TRICKS:
-        state.phase = Phase.DONE
+        state.phase = DONE
 
 
 def playable(state: CharlemagneState, seat: int) -> int:

@@ -19,7 +19,7 @@ from recordkit.rules.charlemagne import flow, scoring
 from recordkit.rules.charlemagne.bids import CALL_ALIASES, DEFENCE_CALLS, INDEX, normal_call
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
 from recordkit.rules.charlemagne.play import legal_mask, settle_trick, take_knock
-from recordkit.rules.charlemagne.state import CharlemagneState, Phase, next_seats
+from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, trick_seats
 
 CARD_IDS: dict[str, fastread.CardIds] = {
     variant: {code: card for card, code in enumerate(deck.codes)} for variant, deck in DECKS.items()
@@ -70,12 +70,12 @@ def quick_deal(
     tricks, knocks, claim = deal.get("tricks", []), deal.get("knocks"), deal.get("claim")
     if type(tricks) is not list:
         return None
-    if state.phase == Phase.DONE:  # everybody passed: nothing is played, the next dealer deals
+    if state.phase == DONE:  # everybody passed: nothing is played, the next dealer deals
         if tricks or knocks not in (None, []) or claim is not None:
             return None
     elif not _play_phase(state, tricks, knocks, claim, actions, read[1] if read is not None else None):
         return None
-    if state.phase != Phase.DONE or not state.scorable or not state.checked:
+    if state.phase != DONE or not state.scorable or not state.checked:
         return None
     if not _result_tricks(state, deal.get("result")):
         return None
@@ -193,9 +193,9 @@ def _play_phase(
     """Close the steps the contract skips (as the first card would), then play the tricks with the
     knocks at their places, then the claim if any; all of it must be clean. The knocks and the
     claim are kept in `done`; `read`: each trick's cards, read already."""
-    if state.phase < Phase.PLAY and flow.close_phases(state, Phase.PLAY):
+    if state.phase < PLAY and flow.close_phases(state, PLAY):
         return False
-    if state.phase != Phase.PLAY:
+    if state.phase != PLAY:
         return False
     placed = _knocks(tricks, knocks, state.active_count())
     if placed is None or not _play(state, tricks, placed, read):
@@ -264,28 +264,26 @@ def _play(
     size = state.active_count()
     if len(tricks) > TRICKS:
         return False
-    ids = CARD_IDS[state.variant]
-    ctx = state.ctx
-    hands = state.hands
-    after = next_seats(state.out)
-    places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
-    done = played = 0
-    leader = state.leader
     written = (  # tricks written as strings: read in one pass, unless the derivation read them
-        fastread.tricks(ids, tricks, size)
+        fastread.tricks(CARD_IDS[state.variant], tricks, size)
         if read is None
         else [(cards, None, None) for cards in read if len(cards) == size]
     )
     if written is None or len(written) != len(tricks):
         return False
-    for number, (cards, stated_leader, stated_winner) in enumerate(written, start=1):
+    ctx = state.ctx
+    hands = state.hands
+    orders = trick_seats(state.out)
+    places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
+    done = played = 0
+    leader = state.leader
+    for cards, stated_leader, stated_winner in written:
         if stated_leader not in (None, leader):
             return False
+        order = orders[leader]
         so_far: list[int] = []
-        seats: list[int] = []
-        trick = state.current = PlayedTrick(leader, so_far, seats)
-        seat = leader
-        for card in cards:
+        trick = state.current = PlayedTrick(leader, so_far, list(order))
+        for card, seat in zip(cards, order, strict=True):
             if played == places[done]:
                 done = _knocks_at(state, knocks, done, played)
                 if done < 0:
@@ -295,10 +293,7 @@ def _play(
                 return False
             hands[seat] = hand ^ (1 << card)
             so_far.append(card)
-            seats.append(seat)
             played += 1
-            seat = after[seat]
-        state.played_in.update(dict.fromkeys(cards, number))
         settle_trick(state, trick)
         winner = trick.winner
         if winner is None or stated_winner not in (None, winner):

@@ -30,7 +30,7 @@ from recordkit.rules.charlemagne.quick import (
     exchange_actions,
 )
 from recordkit.rules.charlemagne.record import CharlemagneDeal
-from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, trick_seats
 
 RESULT_KEYS = frozenset({"scores", "tricks"})
 """The fields of a result the model writes back as they are (a contract may be re-spelt)."""
@@ -49,9 +49,6 @@ UNWRITTEN = CharlemagneDeal.model_construct(dealer=0, discard="", defender_disca
 """What `partial`'s sharing rules read of a deal that writes no hand nor kitty and reaches the
 play: a discard that is due is written (the replay stops at one missing), one not due is no sink
 whether written or not; so the same model serves every such deal."""
-ORDERS: dict[int, list[list[int]]] = {}
-"""The seats of a trick in the order of play, by its leader, for each set of seats out of the
-play (filled as they come: there are few)."""
 TEXTS = fastread.byte_texts(DECK.codes)
 """The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
 SPADES, HEARTS, DIAMONDS, CLUBS, JOKERS = TEXTS
@@ -81,7 +78,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     found = _unwritten(table, state, played) if "hands" not in deal and "kitty" not in deal else None
     if found is None:
         for (cards, _, _), order in zip(read, seats, strict=True):
-            settle_trick(state, PlayedTrick(order[0], cards, order))
+            settle_trick(state, PlayedTrick(order[0], cards, list(order)))
         return _completed(table, deal, state)
     groups, derived, unchecked = found
     out = {"status": "played", **deal}
@@ -110,7 +107,7 @@ def unplayed(table: Table, deal: dict[str, Any], turn: TurnOf, score: Score) -> 
     state = CharlemagneState(table, variant, dealer, [0] * PLAYERS, [0] * PLAYERS, 0)
     state.scorable = False  # the empty hands break the sizes: the full replay's start says so
     actions: list[Action] = []
-    if not quick._before_play(state, deal, turn, actions) or state.phase != Phase.DONE:
+    if not quick._before_play(state, deal, turn, actions) or state.phase != DONE:
         return None
     kitty_open = variant == "standard"
     out = {"status": "played", **deal, "hands": [""] * PLAYERS}
@@ -222,17 +219,17 @@ def _before_play(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
     for action in actions:
         if flow.advance(state, action):
             return None
-    if state.phase < Phase.PLAY and flow.close_phases(state, Phase.PLAY):
+    if state.phase < PLAY and flow.close_phases(state, PLAY):
         return None
-    return state if state.phase == Phase.PLAY else None
+    return state if state.phase == PLAY else None
 
 
-def _played(state: CharlemagneState, read: list[fastread.ReadTrick]) -> tuple[list[int], list[list[int]]]:
+def _played(
+    state: CharlemagneState, read: list[fastread.ReadTrick]
+) -> tuple[list[int], list[tuple[int, ...]]]:
     """The cards each seat played (bitmasks) and the seats of each trick in play order: each trick
     led by the winner of the one before (`play.winning_index`), the first by the first leader."""
-    orders = ORDERS.get(state.out)
-    if orders is None:
-        orders = ORDERS[state.out] = [_order(state, leader) for leader in range(PLAYERS)]
+    orders = trick_seats(state.out)
     ctx = state.ctx
     played = [0] * PLAYERS
     seats = []
@@ -245,14 +242,6 @@ def _played(state: CharlemagneState, read: list[fastread.ReadTrick]) -> tuple[li
         if number < TRICKS:  # the last trick leads to none
             leader = order[winning_index(ctx, cards)]
     return played, seats
-
-
-def _order(state: CharlemagneState, leader: int) -> list[int]:
-    """The seats of a trick that `leader` leads, in play order (those out of the play skipped)."""
-    order = [leader]
-    while len(order) < state.active_count():
-        order.append(state.next_active(order[-1]))
-    return order
 
 
 def _unwritten(table: Table, state: CharlemagneState, played: list[int]) -> Found | None:

@@ -47,7 +47,20 @@ from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.record import CharlemagneDeal, CharlemagneRecord, CharlemagneResult
-from recordkit.rules.charlemagne.state import PHASE_OF_KIND, CharlemagneState, Phase
+from recordkit.rules.charlemagne.state import (
+    AUCTION,
+    DEFENCE,
+    DEFENDER_CARD,
+    DEFENDER_DISCARD,
+    DISCARD,
+    DONE,
+    PARTNER_CARD,
+    PHASE_OF_KIND,
+    PLAY,
+    TRUMP,
+    CharlemagneState,
+    Phase,
+)
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows
@@ -193,26 +206,26 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         """Who acts next and which kinds of action are open."""
         phase = state.phase
         bidder = state.bidder
-        if phase == Phase.AUCTION:
+        if phase == AUCTION:
             return _turn(state.seat_after(state.dealer, 1 + state.calls_made), KINDS["bid"])
-        assert bidder is not None or phase == Phase.DONE
-        if phase == Phase.PARTNER_CARD and bidder is not None:
+        assert bidder is not None or phase == DONE
+        if phase == PARTNER_CARD and bidder is not None:
             if state.contract.exchange == "kitty_or_partner":
                 kinds = {"partner_card", "discard"}
                 if state.table.options.gros_charlemagne_allow_no_exchange:
                     kinds.add("trump")
                 return _turn(bidder, frozenset(kinds))
             return _turn(state.partner(bidder), KINDS["partner_card"])
-        if phase in (Phase.DISCARD, Phase.TRUMP):
+        if phase in (DISCARD, TRUMP):
             return _turn(bidder, KINDS[phase.name.lower()])
-        if phase == Phase.DEFENCE:
+        if phase == DEFENCE:
             seat = None if defence.either(state) else defence.next_to_answer(state)
             return _turn(seat, KINDS["defence"])
-        if phase == Phase.DEFENDER_CARD and state.defender is not None:
+        if phase == DEFENDER_CARD and state.defender is not None:
             return _turn(state.partner(state.defender), KINDS["defender_card"])
-        if phase == Phase.DEFENDER_DISCARD:
+        if phase == DEFENDER_DISCARD:
             return _turn(state.defender, KINDS["defender_discard"])
-        if phase == Phase.PLAY:
+        if phase == PLAY:
             kinds = {"play", "knock"}
             if state.current is None and state.table.options.allow_early_claim:
                 kinds.add("claim")

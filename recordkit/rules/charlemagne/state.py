@@ -25,6 +25,10 @@ class Phase(IntEnum):
     DONE = 8
 
 
+AUCTION, PARTNER_CARD, DISCARD, TRUMP, DEFENCE, DEFENDER_CARD, DEFENDER_DISCARD, PLAY, DONE = Phase
+"""The steps under names of their own, for the code each action runs: Python 3.11 looks an enum's
+member up through its class's metaclass (`Phase.PLAY`), at several times the cost of a global."""
+
 PHASE_OF_KIND = {
     "bid": Phase.AUCTION,
     "partner_card": Phase.PARTNER_CARD,
@@ -55,6 +59,21 @@ def next_seats(out: int) -> tuple[int, ...]:
             nxt = (nxt + 1) % PLAYERS
         after.append(nxt)
     return tuple(after)
+
+
+@cache
+def trick_seats(out: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of a trick in the order of play, by its leader, when the seats of the bitmask
+    `out` sit out (for the fast paths, which seat a whole trick at once)."""
+    after = next_seats(out)
+    size = PLAYERS - out.bit_count()
+    orders = []
+    for leader in range(PLAYERS):
+        order = [leader]
+        while len(order) < size:
+            order.append(after[order[-1]])
+        orders.append(tuple(order))
+    return tuple(orders)
 
 
 @dataclass(slots=True)

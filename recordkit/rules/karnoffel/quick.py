@@ -11,6 +11,7 @@ abandoned or annulled deals) or finds wrong returns None, and the full replay sa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from recordkit.rules import fastread
@@ -18,6 +19,7 @@ from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
 from recordkit.rules.karnoffel import proposals
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import (
+    FACE_DOWN,
     faceup_size,
     hand_sizes,
     sides_before,
@@ -26,6 +28,7 @@ from recordkit.rules.karnoffel.deal import (
     stated_suit,
 )
 from recordkit.rules.karnoffel.play import end_trick, playable
+from recordkit.rules.karnoffel.proposals import reachable_side
 from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.scoring import deal_scores
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase, Said
@@ -42,33 +45,149 @@ SEAT_ORDERS = {n: [[(leader + i) % n for i in range(n)] for leader in range(n)] 
 """The seats in play order from each leader, by the number of players."""
 Words = list[list[tuple[str, int | None]]]
 """The proposal windows as read: each word's canonical name and the seat the record writes."""
+Read = tuple[list[int], list[list[int]]]
+"""A fast derivation's reading of a deal's cards (`Completion.read`): the face-down hands as
+bitmasks, each trick's card ids."""
+WINDOW_FIELDS = (
+    "phase",
+    "window",
+    "passes",
+    "pending",
+    "value",
+    "raiser",
+    "raises",
+    "window_raises",
+    "surrendered",
+    "decided",
+)
+"""The state's fields that the proposal windows' handlers set (`proposals.take_call`, `skip_to`)."""
+SURRENDERED = WINDOW_FIELDS.index("surrendered")
+MEMO_SIZE = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Proposed:
+    """What a deal's proposal windows do to the state after the deal, as the handlers leave it."""
+
+    stage: int
+    """How far the cards were dealt (`stage_of_words`)."""
+    raises: int
+    """The raises said: the value stood at most at base_value + raises * raise_step at any raise."""
+    said: tuple[tuple[Said, int | None], ...]
+    """Each word and the seat the full replay gives it."""
+    fields: tuple[Any, ...]
+    """The values of `WINDOW_FIELDS` afterwards."""
+
+    @property
+    def surrendered(self) -> bool:
+        """Whether a surrender ended the deal in its windows."""
+        return bool(self.fields[SURRENDERED])
+
+
+PROPOSED: dict[tuple[Any, ...], Proposed | None] = {}
+"""`_propose` of each (table size, dealer, options, bare words) seen, at most `MEMO_SIZE` of them:
+the handlers' outcome depends on nothing else while the cap cannot bite."""
 
 
 def quick_deal(
-    table: Table, deal: dict[str, Any], before: Sequence[int | float], unsized: frozenset[int] = frozenset()
+    table: Table,
+    deal: dict[str, Any],
+    before: Sequence[int | float],
+    unsized: frozenset[int] = frozenset(),
+    read: Read | None = None,
 ) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
     fast path accepts has totals that follow from them, so its own line (what `start` reads first)
     says the same. The seats in `unsized` (a derived deal's, holding only the cards they played)
-    are not sized."""
-    windows = _windows(deal.get("proposals", []))
-    if windows is None:
+    are not sized; `read` is the fast derivation's reading of the deal's cards, not read again."""
+    n = table.players
+    dealer = deal.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer < n:
         return None
-    state = _dealt(table, deal, windows, unsized)
+    written = deal.get("proposals", [])
+    proposed = windows_of(table, dealer, written)
+    if proposed is None:
+        return None
+    state = _dealt(table, deal, proposed.stage, unsized, read)
     if state is None:
         return None
-    state.before = sides_before([int(total) for total in before], state.players)
-    actions: list[Action] = []
-    if not _proposals(state, windows, actions):
-        return None
+    state.before = sides = sides_before([int(total) for total in before], n)
+    options = state.options
+    if (
+        options.raise_cap_when_game_reachable
+        and sides is not None
+        and reachable_side(options.target, sides, options.base_value + options.raise_step * proposed.raises)
+        is not None
+    ):  # the cap may bite: the words again, with the scores before the deal
+        actions: list[Action] = []
+        if not _proposals(state, _windows(written) or [], actions):
+            return None
+    else:
+        actions = _apply(state, proposed)
     tricks = deal.get("tricks", [])
     if state.phase == Phase.DONE:  # a surrender ended the deal: nothing is played
         if tricks != []:
             return None
-    elif proposals.skip_to(state, WINDOWS + 1) or not _play(state, tricks):
+    elif not _play(
+        state, _tricks(state, tricks) if read is None else [(cards, None, None) for cards in read[1]]
+    ):
         return None
     return QuickDeal(state.dealer, [*deal_scores(state)], state, actions)
+
+
+def windows_of(table: Table, dealer: int, written: Any) -> Proposed | None:
+    """What the windows' words do (`_propose`), looked up in `PROPOSED` when they are bare names
+    (every generated and magazine deal): a deal's words are one of few sequences."""
+    key = _words_key(written)
+    if key is None:
+        return _propose(table, dealer, written)
+    memo_key = (table.players, dealer, tuple(vars(table.options).values()), key)
+    try:
+        return PROPOSED[memo_key]
+    except KeyError:
+        pass
+    found = _propose(table, dealer, written)
+    if len(PROPOSED) >= MEMO_SIZE:
+        PROPOSED.clear()
+    PROPOSED[memo_key] = found
+    return found
+
+
+def _words_key(written: Any) -> tuple[tuple[Any, ...], ...] | None:
+    """The windows as a hashable key (each window a tuple of its entries), or None when they are
+    not lists or an entry is an object."""
+    if type(written) is not list or not all(type(words) is list for words in written):
+        return None
+    key = tuple(map(tuple, written))
+    try:
+        hash(key)
+    except TypeError:  # a call written as an object
+        return None
+    return key
+
+
+def _propose(table: Table, dealer: int, written: Any) -> Proposed | None:
+    """The windows' words through the full path's handlers (`_proposals`) on the state
+    `state_of_hands` deals with no card and no score before the deal (the handlers read neither
+    the cards nor, with no scores, the cap): None when the words are not read or break a rule."""
+    windows = _windows(written)
+    if windows is None:
+        return None
+    state, _choosing = state_of_hands(table, dealer, [], [0] * table.players, WINDOWS + 1, "played")
+    actions: list[Action] = []
+    if not _proposals(state, windows, actions):
+        return None
+    stage = stage_of_words([name for name, _seat in words] for words in windows)
+    fields = tuple(getattr(state, name) for name in WINDOW_FIELDS)
+    return Proposed(stage, state.raises, tuple((action.value, action.seat) for action in actions), fields)
+
+
+def _apply(state: KarnoffelState, proposed: Proposed) -> list[Action]:
+    """The state as the windows' words leave it, and the words as actions with their seats."""
+    for name, value in zip(WINDOW_FIELDS, proposed.fields, strict=True):
+        setattr(state, name, value)
+    return [Action("call", said, seat) for said, seat in proposed.said]
 
 
 def _windows(written: Any) -> Words | None:
@@ -91,10 +210,10 @@ def _windows(written: Any) -> Words | None:
 
 
 def _dealt(
-    table: Table, deal: dict[str, Any], windows: Words, unsized: frozenset[int] = frozenset()
+    table: Table, deal: dict[str, Any], stage: int, unsized: frozenset[int], read: Read | None
 ) -> KarnoffelState | None:
     """The state after the staged deal: the right keys, a played deal, the rounds' sizes for where
-    the windows stopped it, every card at most once, the chosen suit as stated."""
+    the windows stopped it (`stage`), every card at most once, the chosen suit as stated."""
     if (
         not DEAL_KEYS.issuperset(deal)
         or deal.get("status", "played") != "played"
@@ -102,21 +221,27 @@ def _dealt(
     ):
         return None
     n = table.players
-    dealer = deal.get("dealer")
     stated = deal.get("chosen_suit")
-    if type(dealer) is not int or not 0 <= dealer < n or (stated is not None and stated not in SUIT_LETTERS):
+    if stated is not None and stated not in SUIT_LETTERS:
         return None
-    ids = CARD_IDS[table.options.deck]
-    faceup = fastread.card_ids(ids, deal.get("faceup"))
-    hands = deal.get("hands", [])
-    downs = _hands(CARD_BITS[table.options.deck], hands, bool(unsized)) if type(hands) is list else None
-    if faceup is None or downs is None:
+    deck = table.options.deck
+    faceup = fastread.card_ids(CARD_IDS[deck], deal.get("faceup"))
+    if faceup is None:
         return None
-    masks, sizes = downs
-    stage = stage_of_words([name for name, _seat in words] for words in windows)
+    if read is not None:  # the derivation's reading: no code written twice
+        masks = read[0][:]
+        sizes = [mask.bit_count() for mask in masks]
+    else:
+        hands = deal.get("hands", [])
+        downs = _hands(CARD_BITS[deck], hands, bool(unsized)) if type(hands) is list else None
+        if downs is None:
+            return None
+        masks, sizes = downs
+        if not masks and FACE_DOWN[stage]:  # the hands left out: the derivation's
+            return None
     if faceup_size(faceup, n, stage, "played") or _sizes_off(sizes, n, stage, unsized):
         return None
-    state, choosing = state_of_hands(table, dealer, faceup, (masks + [0] * n)[:n], stage, "played")
+    state, choosing = state_of_hands(table, deal["dealer"], faceup, (masks + [0] * n)[:n], stage, "played")
     union = 0
     for hand in state.hands:
         union |= hand
@@ -158,23 +283,27 @@ def _hands(
 def _proposals(state: KarnoffelState, windows: Words, actions: list[Action]) -> bool:
     """Every word of the windows through the full path's handler: its turn, speaker, limits and cap;
     kept with the seat the full replay gives it (`take_call` sets it: the side's usual speaker
-    unless written)."""
+    unless written); then, unless a surrender ended the deal, the windows closed for the play."""
     for number, words in enumerate(windows, start=1):
         for name, seat in words:  # a word after a surrender: take_call finds the windows closed
             action = Action("call", Said(number, name, seat), seat)
             if proposals.take_call(state, action):
                 return False
             actions.append(action)
-    return True
+    return state.phase == Phase.DONE or not proposals.skip_to(state, WINDOWS + 1)
 
 
-def _play(state: KarnoffelState, tricks: Any) -> bool:
+def _tricks(state: KarnoffelState, tricks: Any) -> list[fastread.ReadTrick] | None:
+    """The tricks as read (`fastread.tricks`), or None."""
+    return (
+        fastread.tricks(CARD_IDS[state.options.deck], tricks, state.players) if type(tricks) is list else None
+    )
+
+
+def _play(state: KarnoffelState, written: list[fastread.ReadTrick] | None) -> bool:
     """Every trick, card by card: the stated leader, held, the Devil not opening the play; then the
     trick's winner and end through `end_trick`, and the winner the record states, if any; the deal
     ends exactly with the last trick written."""
-    written = (
-        fastread.tricks(CARD_IDS[state.options.deck], tricks, state.players) if type(tricks) is list else None
-    )
     if written is None:
         return False
     orders = SEAT_ORDERS[state.players]

@@ -21,8 +21,9 @@ from typing import Any
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
 from recordkit.rules.base import Completion, PlayedTrick, Table
+from recordkit.rules.karnoffel import quick
 from recordkit.rules.karnoffel.cards import cards_of
-from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners, stage_of_words
+from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners
 from recordkit.rules.karnoffel.partial import NOTHING_PLAYED, UNPLAYED, Played
 from recordkit.rules.karnoffel.play import end_trick
 from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS
@@ -37,7 +38,8 @@ WHOLE: dict[str, list[int]] = {"scores": []}
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     """The completion `partial.complete` gives a deal whose face-down hands (some or all) are left
-    out, from its JSON when it is in the covered form; None otherwise."""
+    out, from its JSON when it is in the covered form, with its reading of the cards
+    (`Completion.read`) for the fast replay; None otherwise."""
     n = table.players
     dealer = deal.get("dealer")
     words = deal.get("proposals", [])
@@ -50,40 +52,45 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         or not _plain(deal)
     ):
         return None
-    expected = FACE_DOWN[stage_of_words(words)]
+    proposed = quick.windows_of(table, dealer, words)  # words that break a rule: the full path's
+    if proposed is None:
+        return None
+    expected = FACE_DOWN[proposed.stage]
     options = table.options
     ids = CARD_IDS[options.deck]
     faceup = fastread.card_ids(ids, deal.get("faceup"))
     written = _written(ids, deal.get("hands"), n)
-    if not expected or faceup is None or len(faceup) != n or written is None or None not in written:
+    if not expected or faceup is None or len(faceup) != n or written is None or (None, 0) not in written:
         return None
     cards = cards_of(options.deck)
     chosen = cards.suit[choosing_card(cards, faceup, options.chosen_suit_tiebreak)]
     tricks = deal.get("tricks", [])
-    played = (
-        _played(table, chosen, dealer, tricks, words)
-        if deal.get("chosen_suit") == SUIT_LETTERS[chosen]
-        else None
-    )
-    if played is None:
+    if deal.get("chosen_suit") != SUIT_LETTERS[chosen] or type(tricks) is not list:
+        return None
+    read = fastread.tricks(ids, tricks, n)
+    played = _played(table, chosen, dealer, tricks, read, proposed.surrendered)
+    if played is None or read is None:
         return None
     ups = [0] * n
     for seat, card in zip(owners(dealer, n, faceup), faceup, strict=True):
         ups[seat] = card
     codes = cards.deck.codes
+    hands: list[str | None] = [text for text, _mask in written]
+    masks = [mask for _text, mask in written]
     paths: list[str] = []
     unchecked: dict[tuple[str, int | None], str] = {}
-    for seat, hand in enumerate(written):
-        if hand is not None:
+    for seat, (text, _mask) in enumerate(written):
+        if text is not None:
             continue
         mine = sorted(set(played[seat]) - {ups[seat]})
-        written[seat] = " ".join(map(codes.__getitem__, mine))
+        hands[seat] = " ".join(map(codes.__getitem__, mine))
+        masks[seat] = sum(1 << card for card in mine)
         if played[seat]:
             paths.append(f"hands[{seat}]")
         if len(mine) < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
-    completed = {**deal, "hands": written, "proposals": words, "tricks": tricks, "status": "played"}
-    return Completion(completed, paths, unchecked)
+    completed = {**deal, "hands": hands, "proposals": words, "tricks": tricks, "status": "played"}
+    return Completion(completed, paths, unchecked, read=(masks, [cards for cards, _leader, _winner in read]))
 
 
 def _bare(windows: Any) -> bool:
@@ -115,28 +122,40 @@ def _whole(values: Any) -> bool:
     return type(values) is list and all(type(v) is int and -POINTS_LIMIT <= v <= POINTS_LIMIT for v in values)
 
 
-def _written(ids: fastread.CardIds, hands: Any, n: int) -> list[str | None] | None:
-    """Each seat's face-down cards as written (None where left out), when each one written is in
-    canonical codes; None when `hands` is in another form."""
+def _written(ids: fastread.CardIds, hands: Any, n: int) -> list[tuple[str | None, int]] | None:
+    """Each seat's face-down cards as written (None where left out) with their bitmask, when each
+    one written is in canonical codes, no card twice; None when `hands` is in another form."""
     if hands is None:
-        return [None] * n
+        return [(None, 0)] * n
     if type(hands) is not list or len(hands) != n:
         return None
-    if any(hand is not None and fastread.card_ids(ids, hand) is None for hand in hands):
-        return None
-    return list(hands)
+    written: list[tuple[str | None, int]] = []
+    for hand in hands:
+        if hand is None:
+            written.append((None, 0))
+            continue
+        cards = fastread.card_ids(ids, hand)
+        if cards is None or len(set(cards)) != len(cards):
+            return None
+        written.append((hand, sum(1 << card for card in cards)))
+    return written
 
 
-def _played(table: Table, chosen: int, dealer: int, tricks: Any, words: list[list[str]]) -> Played | None:
-    """The cards each seat played, each trick led by the rules' leader (the forehand, then each
-    trick's winner under the chosen suit); None when a surrender is followed by cards, or the play
-    does not end with the record's last trick."""
-    n = table.players
-    read = fastread.tricks(CARD_IDS[table.options.deck], tricks, n) if type(tricks) is list else None
+def _played(
+    table: Table,
+    chosen: int,
+    dealer: int,
+    tricks: list[Any],
+    read: list[fastread.ReadTrick] | None,
+    surrendered: bool,
+) -> Played | None:
+    """The cards each seat played, each trick (`read`) led by the rules' leader (the forehand, then
+    each trick's winner under the chosen suit); None when a surrender is followed by cards, or the
+    play does not end with the record's last trick."""
     if read is None:
         return None
+    n = table.players
     played: Played = [[] for _ in range(n)]
-    surrendered = any("surrender" in window for window in words)
     if not read or surrendered:
         return played if not read and surrendered else None
     if not all(type(trick) is str for trick in tricks):

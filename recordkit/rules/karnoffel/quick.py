@@ -95,20 +95,22 @@ def quick_deal(
     before: Sequence[int | float],
     unsized: frozenset[int] = frozenset(),
     read: Read | None = None,
+    play: KarnoffelState | None = None,
 ) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
     fast path accepts has totals that follow from them, so its own line (what `start` reads first)
     says the same. The seats in `unsized` (a derived deal's, holding only the cards they played)
-    are not sized; `read` is the fast derivation's reading of the deal's cards, not read again."""
+    are not sized; `read` is the fast derivation's reading of the deal's cards, not read again,
+    and `play` its state after the tricks (`end_trick` of each), whose tricks are not played again."""
     n = table.players
     dealer = deal.get("dealer")
     if type(dealer) is not int or not 0 <= dealer < n:
         return None
     written = deal.get("proposals", [])
     proposed = windows_of(table, dealer, written)
-    if proposed is None:
-        return None
+    if proposed is None or (read is None and deal.get("hands") is None and FACE_DOWN[proposed.stage]):
+        return None  # (hands left out: the derivation's)
     state = _dealt(table, deal, proposed.stage, unsized, read)
     if state is None:
         return None
@@ -128,6 +130,9 @@ def quick_deal(
     tricks = deal.get("tricks", [])
     if state.phase == Phase.DONE:  # a surrender ended the deal: nothing is played
         if tricks != []:
+            return None
+    elif play is not None:
+        if not _held(state, play):
             return None
     elif not _play(
         state, _tricks(state, tricks) if read is None else [(cards, None, None) for cards in read[1]]
@@ -237,8 +242,6 @@ def _dealt(
         if downs is None:
             return None
         masks, sizes = downs
-        if not masks and FACE_DOWN[stage]:  # the hands left out: the derivation's
-            return None
     if faceup_size(faceup, n, stage, "played") or _sizes_off(sizes, n, stage, unsized):
         return None
     state, choosing = state_of_hands(table, deal["dealer"], faceup, (masks + [0] * n)[:n], stage, "played")
@@ -325,3 +328,23 @@ def _play(state: KarnoffelState, written: list[fastread.ReadTrick] | None) -> bo
         if stated_winner not in (None, trick.winner):
             return False
     return state.phase == Phase.DONE
+
+
+def _held(state: KarnoffelState, play: KarnoffelState) -> bool:
+    """The tricks as the fast derivation played them (`play`: its state after `end_trick` of each,
+    from the same first leader under the same chosen suit, each trick before the end) on the
+    deal's hands: the Devil not opening the play, each card held by the seat that played it; then
+    the deal's tricks, winners and end are the derivation's."""
+    tricks = play.tricks
+    if not tricks or not playable(state, state.leader) >> tricks[0].cards[0] & 1:
+        return False
+    hands = state.hands
+    for trick in tricks:
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
+            hand = hands[seat]
+            if not hand >> card & 1:
+                return False
+            hands[seat] = hand ^ (1 << card)
+    state.tricks, state.won, state.decided = tricks, play.won, play.decided
+    state.leader, state.phase = play.leader, play.phase
+    return state.phase == Phase.DONE and tricks[0].leader == state.forehand

@@ -16,6 +16,7 @@ unchecked, as the full replay does.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from recordkit.model import POINTS_LIMIT
@@ -31,9 +32,21 @@ from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
 
 NOTES = ("comment", "time")
+INT = frozenset({int})
+BITS = [1 << card for card in range(52)]
+"""Each card id's bit."""
 CALLS_SET = frozenset(CALLS)
 WHOLE: dict[str, list[int]] = {"scores": []}
 """A result that says nothing beyond the scores: the only form the record model writes back as read."""
+
+
+@dataclass(slots=True)
+class Replayed(Completion):
+    """A fast derivation's completion with the play it found (one pass for both): its state after
+    `end_trick` of each trick, which the fast replay (`quick._held`) takes once it holds every card
+    to the seat that played it; None when no card is played."""
+
+    play: KarnoffelState | None = None
 
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -68,9 +81,10 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     if deal.get("chosen_suit") != SUIT_LETTERS[chosen] or type(tricks) is not list:
         return None
     read = fastread.tricks(ids, tricks, n)
-    played = _played(table, chosen, dealer, tricks, read, proposed.surrendered)
-    if played is None or read is None:
+    replayed = _played(table, chosen, dealer, tricks, read, proposed.surrendered)
+    if replayed is None or read is None:
         return None
+    played, play = replayed
     ups = [0] * n
     for seat, card in zip(owners(dealer, n, faceup), faceup, strict=True):
         ups[seat] = card
@@ -84,13 +98,14 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
             continue
         mine = sorted(set(played[seat]) - {ups[seat]})
         hands[seat] = " ".join(map(codes.__getitem__, mine))
-        masks[seat] = sum(1 << card for card in mine)
+        masks[seat] = sum(map(BITS.__getitem__, mine))
         if played[seat]:
             paths.append(f"hands[{seat}]")
         if len(mine) < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
     completed = {**deal, "hands": hands, "proposals": words, "tricks": tricks, "status": "played"}
-    return Completion(completed, paths, unchecked, read=(masks, [cards for cards, _leader, _winner in read]))
+    trick_ids = [cards for cards, _leader, _winner in read]
+    return Replayed(completed, paths, unchecked, read=(masks, trick_ids), play=play)
 
 
 def _bare(windows: Any) -> bool:
@@ -119,7 +134,11 @@ def _plain(deal: dict[str, Any]) -> bool:
 
 def _whole(values: Any) -> bool:
     """A JSON list of whole numbers (never true or false) the record model keeps as written."""
-    return type(values) is list and all(type(v) is int and -POINTS_LIMIT <= v <= POINTS_LIMIT for v in values)
+    return (
+        type(values) is list
+        and INT.issuperset(map(type, values))
+        and (not values or (min(values) >= -POINTS_LIMIT and max(values) <= POINTS_LIMIT))
+    )
 
 
 def _written(ids: fastread.CardIds, hands: Any, n: int) -> list[tuple[str | None, int]] | None:
@@ -137,7 +156,7 @@ def _written(ids: fastread.CardIds, hands: Any, n: int) -> list[tuple[str | None
         cards = fastread.card_ids(ids, hand)
         if cards is None or len(set(cards)) != len(cards):
             return None
-        written.append((hand, sum(1 << card for card in cards)))
+        written.append((hand, sum(map(BITS.__getitem__, cards))))
     return written
 
 
@@ -148,16 +167,17 @@ def _played(
     tricks: list[Any],
     read: list[fastread.ReadTrick] | None,
     surrendered: bool,
-) -> Played | None:
+) -> tuple[Played, KarnoffelState | None] | None:
     """The cards each seat played, each trick (`read`) led by the rules' leader (the forehand, then
-    each trick's winner under the chosen suit); None when a surrender is followed by cards, or the
-    play does not end with the record's last trick."""
+    each trick's winner under the chosen suit), with the state after the tricks (None when none is
+    played); None when a surrender is followed by cards, or the play does not end with the
+    record's last trick."""
     if read is None:
         return None
     n = table.players
     played: Played = [[] for _ in range(n)]
     if not read or surrendered:
-        return played if not read and surrendered else None
+        return (played, None) if not read and surrendered else None
     if not all(type(trick) is str for trick in tricks):
         return None
     state = KarnoffelState(table, cards_of(table.options.deck), dealer, [], chosen, None, None)
@@ -169,5 +189,5 @@ def _played(
         seats = orders[state.leader]
         for card, seat in zip(trick, seats, strict=True):
             played[seat].append(card)
-        end_trick(state, PlayedTrick(state.leader, trick, seats))
-    return played if state.phase == Phase.DONE else None
+        end_trick(state, PlayedTrick(state.leader, trick, seats[:]))
+    return (played, state) if state.phase == Phase.DONE else None

@@ -40,7 +40,9 @@ def _fresh(table: Any, dealer: int) -> KarnoffelState:
 
 @PROPERTY
 @given(players, st.integers(0, 7), seeds, st.sampled_from(["unlimited", "single", "max_total_raises"]))
-def test_memoised_windows_are_the_words_taken_one_by_one(n: int, dealer: int, seed: int, reraise: str) -> None:
+def test_memoised_windows_are_the_words_taken_one_by_one(
+    n: int, dealer: int, seed: int, reraise: str
+) -> None:
     """karnoffel.propose.*: for any words in up to three windows (legal or not), the memoised
     outcome sets every field of the state and every call's seat as the handlers do word by word,
     and says None exactly when they find something."""
@@ -85,7 +87,9 @@ def test_the_cap_is_checked_with_the_scores_before_the_deal() -> None:
 
 @PROPERTY
 @given(st.sampled_from([48, 52]), st.sampled_from(READINGS), st.integers(0, 3), players, seeds)
-def test_the_first_card_of_the_highest_place_wins(size: int, reading: str, chosen: int, n: int, seed: int) -> None:
+def test_the_first_card_of_the_highest_place_wins(
+    size: int, reading: str, chosen: int, n: int, seed: int
+) -> None:
     """karnoffel.trick.winner: the winner is the card of the highest place in the order of the suit
     led (a led Devil placed just below the Karnöffel), the earliest of equal places."""
     trick = random.Random(seed).sample(range(size), n)

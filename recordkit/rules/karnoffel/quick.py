@@ -61,7 +61,6 @@ WINDOW_FIELDS = (
     "decided",
 )
 """The state's fields that the proposal windows' handlers set (`proposals.take_call`, `skip_to`)."""
-SURRENDERED = WINDOW_FIELDS.index("surrendered")
 MEMO_SIZE = 4096
 
 
@@ -75,13 +74,13 @@ class Proposed:
     """The raises said: the value stood at most at base_value + raises * raise_step at any raise."""
     said: tuple[tuple[Said, int | None], ...]
     """Each word and the seat the full replay gives it."""
-    fields: tuple[Any, ...]
-    """The values of `WINDOW_FIELDS` afterwards."""
+    changed: tuple[tuple[str, Any], ...]
+    """The fields of `WINDOW_FIELDS` the words change, with their values afterwards."""
 
     @property
     def surrendered(self) -> bool:
         """Whether a surrender ended the deal in its windows."""
-        return bool(self.fields[SURRENDERED])
+        return ("surrendered", True) in self.changed
 
 
 PROPOSED: dict[tuple[Any, ...], Proposed | None] = {}
@@ -184,13 +183,16 @@ def _propose(table: Table, dealer: int, written: Any) -> Proposed | None:
     if not _proposals(state, windows, actions):
         return None
     stage = stage_of_words([name for name, _seat in words] for words in windows)
-    fields = tuple(getattr(state, name) for name in WINDOW_FIELDS)
-    return Proposed(stage, state.raises, tuple((action.value, action.seat) for action in actions), fields)
+    fresh, _choosing = state_of_hands(table, dealer, [], [0] * table.players, WINDOWS + 1, "played")
+    changed = tuple(
+        (name, getattr(state, name)) for name in WINDOW_FIELDS if getattr(state, name) != getattr(fresh, name)
+    )
+    return Proposed(stage, state.raises, tuple((action.value, action.seat) for action in actions), changed)
 
 
 def _apply(state: KarnoffelState, proposed: Proposed) -> list[Action]:
     """The state as the windows' words leave it, and the words as actions with their seats."""
-    for name, value in zip(WINDOW_FIELDS, proposed.fields, strict=True):
+    for name, value in proposed.changed:
         setattr(state, name, value)
     return [Action("call", said, seat) for said, seat in proposed.said]
 

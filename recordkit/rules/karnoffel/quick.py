@@ -62,6 +62,7 @@ WINDOW_FIELDS = (
 )
 """The state's fields that the proposal windows' handlers set (`proposals.take_call`, `skip_to`)."""
 MEMO_SIZE = 4096
+PLAYING = Phase.PLAY
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +316,7 @@ def _play(state: KarnoffelState, written: list[fastread.ReadTrick] | None) -> bo
     hands = state.hands
     for cards, stated_leader, stated_winner in written:
         leader = state.leader
-        if state.phase != Phase.PLAY or stated_leader not in (None, leader):
+        if state.phase != PLAYING or (stated_leader is not None and stated_leader != leader):
             return False
         if not playable(state, leader) >> cards[0] & 1:  # the Devil opening the play
             return False
@@ -327,7 +328,7 @@ def _play(state: KarnoffelState, written: list[fastread.ReadTrick] | None) -> bo
             hands[seat] = hand ^ (1 << card)
         trick = PlayedTrick(leader, cards, seats[:])
         end_trick(state, trick)
-        if stated_winner not in (None, trick.winner):
+        if stated_winner is not None and stated_winner != trick.winner:
             return False
     return state.phase == Phase.DONE
 

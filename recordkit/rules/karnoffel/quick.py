@@ -6,6 +6,13 @@ checks and `deal.state_of_hands`, `proposals.take_call` and `skip_to` for each w
 from parsed JSON without pydantic, builds no action per card and writes no diagnostic. Whatever it
 does not cover (aliases and other spellings, card groups written as lists, cards as objects,
 abandoned or annulled deals) or finds wrong returns None, and the full replay says what is wrong.
+
+A deal's windows are one of few word sequences, so their outcome (the state's fields the handlers
+set, each word's seat, the stage) is worked out once per sequence, dealer and options
+(`windows_of`) and the words are taken again, with the scores before the deal, only when the
+going-out cap could bite (`proposals.reachable_side` of the highest value the raises allow). A
+deal the fast derivation completed (`quick_partial`) comes with its cards read and its tricks
+played (`Completion.read`, `quick_partial.Replayed`): only who held what is left to prove.
 """
 
 from __future__ import annotations

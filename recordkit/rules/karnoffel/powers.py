@@ -67,13 +67,10 @@ def winning_index(trick: Sequence[int], size: int, reading: str, chosen: int) ->
         return _card_by_card(trick, size, chosen)
     by_lead, devil = leads(size, reading, chosen)
     first = trick[0]
-    keys = by_lead[first]
-    best, best_key = 0, LED_DEVIL if first == devil else keys[first]
-    for index in range(1, len(trick)):
-        key = keys[trick[index]]
-        if key > best_key:
-            best, best_key = index, key
-    return best
+    places = list(map(by_lead[first].__getitem__, trick))
+    if first == devil:
+        places[0] = LED_DEVIL
+    return places.index(max(places))  # the first of equal places wins
 
 
 def _card_by_card(trick: Sequence[int], size: int, chosen: int) -> int:

@@ -162,16 +162,26 @@ def cap_problem(state: KarnoffelState, seat: int) -> Violation | None:
     if not options.raise_cap_when_game_reachable or state.before is None:
         return None
     standing = state.pending_value() if state.pending else state.value
+    side = reachable_side(options.target, state.before, standing)
+    if side is not None:
+        return Violation(
+            "KARNOFFEL-RAISE-CAPPED",
+            "karnoffel.propose.cap",
+            f"seat {seat} raised, but at a value of {standing} {state.side_name(side)} (with "
+            f"{state.before[side]} points) can already reach the target of {options.target}: once a side "
+            f"can go out, it is announced and nobody may raise",
+            expected="pass" if not state.pending else "accept or surrender",
+        )
+    return None
+
+
+def reachable_side(target: int, before: list[int], standing: int) -> int | None:
+    """karnoffel.propose.cap, stated once: the first side that the value `standing` lets reach the
+    target from its score `before`, or None; the fast path asks it of the highest value a deal's
+    raises could stand at (a value only grows) to know the cap cannot bite."""
     for side in (0, 1):
-        if state.before[side] + standing >= options.target:
-            return Violation(
-                "KARNOFFEL-RAISE-CAPPED",
-                "karnoffel.propose.cap",
-                f"seat {seat} raised, but at a value of {standing} {state.side_name(side)} (with "
-                f"{state.before[side]} points) can already reach the target of {options.target}: once a side "
-                f"can go out, it is announced and nobody may raise",
-                expected="pass" if not state.pending else "accept or surrender",
-            )
+        if before[side] + standing >= target:
+            return side
     return None
 
 

@@ -6,11 +6,19 @@ checks and `deal.state_of_hands`, `proposals.take_call` and `skip_to` for each w
 from parsed JSON without pydantic, builds no action per card and writes no diagnostic. Whatever it
 does not cover (aliases and other spellings, card groups written as lists, cards as objects,
 abandoned or annulled deals) or finds wrong returns None, and the full replay says what is wrong.
+
+A deal's windows are one of few word sequences, so their outcome (the state's fields the handlers
+set, each word's seat, the stage) is worked out once per sequence, dealer and options
+(`windows_of`) and the words are taken again, with the scores before the deal, only when the
+going-out cap could bite (`proposals.reachable_side` of the highest value the raises allow). A
+deal the fast derivation completed (`quick_partial`) comes with its cards read and its tricks
+played (`Completion.read`, `quick_partial.Replayed`): only who held what is left to prove.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from recordkit.rules import fastread
@@ -18,6 +26,7 @@ from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
 from recordkit.rules.karnoffel import proposals
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import (
+    FACE_DOWN,
     faceup_size,
     hand_sizes,
     sides_before,
@@ -26,6 +35,7 @@ from recordkit.rules.karnoffel.deal import (
     stated_suit,
 )
 from recordkit.rules.karnoffel.play import end_trick, playable
+from recordkit.rules.karnoffel.proposals import reachable_side
 from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.scoring import deal_scores
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase, Said
@@ -42,33 +52,157 @@ SEAT_ORDERS = {n: [[(leader + i) % n for i in range(n)] for leader in range(n)] 
 """The seats in play order from each leader, by the number of players."""
 Words = list[list[tuple[str, int | None]]]
 """The proposal windows as read: each word's canonical name and the seat the record writes."""
+Read = tuple[list[int], list[list[int]]]
+"""A fast derivation's reading of a deal's cards (`Completion.read`): the face-down hands as
+bitmasks, each trick's card ids."""
+WINDOW_FIELDS = (
+    "phase",
+    "window",
+    "passes",
+    "pending",
+    "value",
+    "raiser",
+    "raises",
+    "window_raises",
+    "surrendered",
+    "decided",
+)
+"""The state's fields that the proposal windows' handlers set (`proposals.take_call`, `skip_to`)."""
+MEMO_SIZE = 4096
+PLAYING = Phase.PLAY
+
+
+@dataclass(frozen=True, slots=True)
+class Proposed:
+    """What a deal's proposal windows do to the state after the deal, as the handlers leave it."""
+
+    stage: int
+    """How far the cards were dealt (`stage_of_words`)."""
+    raises: int
+    """The raises said: the value stood at most at base_value + raises * raise_step at any raise."""
+    said: tuple[tuple[Said, int | None], ...]
+    """Each word and the seat the full replay gives it."""
+    changed: tuple[tuple[str, Any], ...]
+    """The fields of `WINDOW_FIELDS` the words change, with their values afterwards."""
+
+    @property
+    def surrendered(self) -> bool:
+        """Whether a surrender ended the deal in its windows."""
+        return ("surrendered", True) in self.changed
+
+
+PROPOSED: dict[tuple[Any, ...], Proposed | None] = {}
+"""`_propose` of each (table size, dealer, options, bare words) seen, at most `MEMO_SIZE` of them:
+the handlers' outcome depends on nothing else while the cap cannot bite."""
 
 
 def quick_deal(
-    table: Table, deal: dict[str, Any], before: Sequence[int | float], unsized: frozenset[int] = frozenset()
+    table: Table,
+    deal: dict[str, Any],
+    before: Sequence[int | float],
+    unsized: frozenset[int] = frozenset(),
+    read: Read | None = None,
+    play: KarnoffelState | None = None,
 ) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
     fast path accepts has totals that follow from them, so its own line (what `start` reads first)
     says the same. The seats in `unsized` (a derived deal's, holding only the cards they played)
-    are not sized."""
-    windows = _windows(deal.get("proposals", []))
-    if windows is None:
+    are not sized; `read` is the fast derivation's reading of the deal's cards, not read again,
+    and `play` its state after the tricks (`end_trick` of each), whose tricks are not played again."""
+    n = table.players
+    dealer = deal.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer < n:
         return None
-    state = _dealt(table, deal, windows, unsized)
+    written = deal.get("proposals", [])
+    proposed = windows_of(table, dealer, written)
+    if proposed is None or (read is None and deal.get("hands") is None and FACE_DOWN[proposed.stage]):
+        return None  # (hands left out: the derivation's)
+    state = _dealt(table, deal, proposed.stage, unsized, read)
     if state is None:
         return None
-    state.before = sides_before([int(total) for total in before], state.players)
-    actions: list[Action] = []
-    if not _proposals(state, windows, actions):
-        return None
+    state.before = sides = sides_before([int(total) for total in before], n)
+    options = state.options
+    if (
+        options.raise_cap_when_game_reachable
+        and sides is not None
+        and reachable_side(options.target, sides, options.base_value + options.raise_step * proposed.raises)
+        is not None
+    ):  # the cap may bite: the words again, with the scores before the deal
+        actions: list[Action] = []
+        if not _proposals(state, _windows(written) or [], actions):
+            return None
+    else:
+        actions = _apply(state, proposed)
     tricks = deal.get("tricks", [])
     if state.phase == Phase.DONE:  # a surrender ended the deal: nothing is played
         if tricks != []:
             return None
-    elif proposals.skip_to(state, WINDOWS + 1) or not _play(state, tricks):
+    elif play is not None:
+        if not _held(state, play):
+            return None
+    elif not _play(
+        state, _tricks(state, tricks) if read is None else [(cards, None, None) for cards in read[1]]
+    ):
         return None
     return QuickDeal(state.dealer, [*deal_scores(state)], state, actions)
+
+
+def windows_of(table: Table, dealer: int, written: Any) -> Proposed | None:
+    """What the windows' words do (`_propose`), looked up in `PROPOSED` when they are bare names
+    (every generated and magazine deal): a deal's words are one of few sequences."""
+    key = _words_key(written)
+    if key is None:
+        return _propose(table, dealer, written)
+    memo_key = (table.players, dealer, tuple(vars(table.options).values()), key)
+    try:
+        return PROPOSED[memo_key]
+    except KeyError:
+        pass
+    found = _propose(table, dealer, written)
+    if len(PROPOSED) >= MEMO_SIZE:
+        PROPOSED.clear()
+    PROPOSED[memo_key] = found
+    return found
+
+
+def _words_key(written: Any) -> tuple[tuple[Any, ...], ...] | None:
+    """The windows as a hashable key (each window a tuple of its entries), or None when they are
+    not lists or an entry is an object."""
+    if type(written) is not list or not all(type(words) is list for words in written):
+        return None
+    key = tuple(map(tuple, written))
+    try:
+        hash(key)
+    except TypeError:  # a call written as an object
+        return None
+    return key
+
+
+def _propose(table: Table, dealer: int, written: Any) -> Proposed | None:
+    """The windows' words through the full path's handlers (`_proposals`) on the state
+    `state_of_hands` deals with no card and no score before the deal (the handlers read neither
+    the cards nor, with no scores, the cap): None when the words are not read or break a rule."""
+    windows = _windows(written)
+    if windows is None:
+        return None
+    state, _choosing = state_of_hands(table, dealer, [], [0] * table.players, WINDOWS + 1, "played")
+    actions: list[Action] = []
+    if not _proposals(state, windows, actions):
+        return None
+    stage = stage_of_words([name for name, _seat in words] for words in windows)
+    fresh, _choosing = state_of_hands(table, dealer, [], [0] * table.players, WINDOWS + 1, "played")
+    changed = tuple(
+        (name, getattr(state, name)) for name in WINDOW_FIELDS if getattr(state, name) != getattr(fresh, name)
+    )
+    return Proposed(stage, state.raises, tuple((action.value, action.seat) for action in actions), changed)
+
+
+def _apply(state: KarnoffelState, proposed: Proposed) -> list[Action]:
+    """The state as the windows' words leave it, and the words as actions with their seats."""
+    for name, value in proposed.changed:
+        setattr(state, name, value)
+    return [Action("call", said, seat) for said, seat in proposed.said]
 
 
 def _windows(written: Any) -> Words | None:
@@ -91,10 +225,10 @@ def _windows(written: Any) -> Words | None:
 
 
 def _dealt(
-    table: Table, deal: dict[str, Any], windows: Words, unsized: frozenset[int] = frozenset()
+    table: Table, deal: dict[str, Any], stage: int, unsized: frozenset[int], read: Read | None
 ) -> KarnoffelState | None:
     """The state after the staged deal: the right keys, a played deal, the rounds' sizes for where
-    the windows stopped it, every card at most once, the chosen suit as stated."""
+    the windows stopped it (`stage`), every card at most once, the chosen suit as stated."""
     if (
         not DEAL_KEYS.issuperset(deal)
         or deal.get("status", "played") != "played"
@@ -102,21 +236,25 @@ def _dealt(
     ):
         return None
     n = table.players
-    dealer = deal.get("dealer")
     stated = deal.get("chosen_suit")
-    if type(dealer) is not int or not 0 <= dealer < n or (stated is not None and stated not in SUIT_LETTERS):
+    if stated is not None and stated not in SUIT_LETTERS:
         return None
-    ids = CARD_IDS[table.options.deck]
-    faceup = fastread.card_ids(ids, deal.get("faceup"))
-    hands = deal.get("hands", [])
-    downs = _hands(CARD_BITS[table.options.deck], hands, bool(unsized)) if type(hands) is list else None
-    if faceup is None or downs is None:
+    deck = table.options.deck
+    faceup = fastread.card_ids(CARD_IDS[deck], deal.get("faceup"))
+    if faceup is None:
         return None
-    masks, sizes = downs
-    stage = stage_of_words([name for name, _seat in words] for words in windows)
+    if read is not None:  # the derivation's reading: no code written twice
+        masks = read[0][:]
+        sizes = [mask.bit_count() for mask in masks]
+    else:
+        hands = deal.get("hands", [])
+        downs = _hands(CARD_BITS[deck], hands, bool(unsized)) if type(hands) is list else None
+        if downs is None:
+            return None
+        masks, sizes = downs
     if faceup_size(faceup, n, stage, "played") or _sizes_off(sizes, n, stage, unsized):
         return None
-    state, choosing = state_of_hands(table, dealer, faceup, (masks + [0] * n)[:n], stage, "played")
+    state, choosing = state_of_hands(table, deal["dealer"], faceup, (masks + [0] * n)[:n], stage, "played")
     union = 0
     for hand in state.hands:
         union |= hand
@@ -158,30 +296,34 @@ def _hands(
 def _proposals(state: KarnoffelState, windows: Words, actions: list[Action]) -> bool:
     """Every word of the windows through the full path's handler: its turn, speaker, limits and cap;
     kept with the seat the full replay gives it (`take_call` sets it: the side's usual speaker
-    unless written)."""
+    unless written); then, unless a surrender ended the deal, the windows closed for the play."""
     for number, words in enumerate(windows, start=1):
         for name, seat in words:  # a word after a surrender: take_call finds the windows closed
             action = Action("call", Said(number, name, seat), seat)
             if proposals.take_call(state, action):
                 return False
             actions.append(action)
-    return True
+    return state.phase == Phase.DONE or not proposals.skip_to(state, WINDOWS + 1)
 
 
-def _play(state: KarnoffelState, tricks: Any) -> bool:
+def _tricks(state: KarnoffelState, tricks: Any) -> list[fastread.ReadTrick] | None:
+    """The tricks as read (`fastread.tricks`), or None."""
+    return (
+        fastread.tricks(CARD_IDS[state.options.deck], tricks, state.players) if type(tricks) is list else None
+    )
+
+
+def _play(state: KarnoffelState, written: list[fastread.ReadTrick] | None) -> bool:
     """Every trick, card by card: the stated leader, held, the Devil not opening the play; then the
     trick's winner and end through `end_trick`, and the winner the record states, if any; the deal
     ends exactly with the last trick written."""
-    written = (
-        fastread.tricks(CARD_IDS[state.options.deck], tricks, state.players) if type(tricks) is list else None
-    )
     if written is None:
         return False
     orders = SEAT_ORDERS[state.players]
     hands = state.hands
     for cards, stated_leader, stated_winner in written:
         leader = state.leader
-        if state.phase != Phase.PLAY or stated_leader not in (None, leader):
+        if state.phase != PLAYING or (stated_leader is not None and stated_leader != leader):
             return False
         if not playable(state, leader) >> cards[0] & 1:  # the Devil opening the play
             return False
@@ -193,6 +335,26 @@ def _play(state: KarnoffelState, tricks: Any) -> bool:
             hands[seat] = hand ^ (1 << card)
         trick = PlayedTrick(leader, cards, seats[:])
         end_trick(state, trick)
-        if stated_winner not in (None, trick.winner):
+        if stated_winner is not None and stated_winner != trick.winner:
             return False
     return state.phase == Phase.DONE
+
+
+def _held(state: KarnoffelState, play: KarnoffelState) -> bool:
+    """The tricks as the fast derivation played them (`play`: its state after `end_trick` of each,
+    from the same first leader under the same chosen suit, each trick before the end) on the
+    deal's hands: the Devil not opening the play, each card held by the seat that played it; then
+    the deal's tricks, winners and end are the derivation's."""
+    tricks = play.tricks
+    if not tricks or not playable(state, state.leader) >> tricks[0].cards[0] & 1:
+        return False
+    hands = state.hands
+    for trick in tricks:
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
+            hand = hands[seat]
+            if not hand >> card & 1:
+                return False
+            hands[seat] = hand ^ (1 << card)
+    state.tricks, state.won, state.decided = tricks, play.won, play.decided
+    state.leader, state.phase = play.leader, play.phase
+    return state.phase == Phase.DONE and tricks[0].leader == state.forehand

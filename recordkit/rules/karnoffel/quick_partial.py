@@ -11,18 +11,22 @@ the full derivation runs: round 1 or the chosen suit not known (the suit is then
 play), calls or tricks as objects, a surrender with cards after it, a play that does not end
 where the record does. The guess is proven by the fast replay of the completed deal, which is given
 the completion (`Ruleset.quick_deal`) and so leaves the sizes of the hands known only in part
-unchecked, as the full replay does.
+unchecked, as the full replay does. Derivation and replay are one pass: the completion carries its
+reading of the cards (`Completion.read`) and the play it found (`Replayed`), whose tricks the fast
+replay takes once it has held each card to the seat that played it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
 from recordkit.rules.base import Completion, PlayedTrick, Table
+from recordkit.rules.karnoffel import quick
 from recordkit.rules.karnoffel.cards import cards_of
-from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners, stage_of_words
+from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners
 from recordkit.rules.karnoffel.partial import NOTHING_PLAYED, UNPLAYED, Played
 from recordkit.rules.karnoffel.play import end_trick
 from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS
@@ -30,14 +34,27 @@ from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
 
 NOTES = ("comment", "time")
+INT = frozenset({int})
+BITS = [1 << card for card in range(52)]
+"""Each card id's bit."""
 CALLS_SET = frozenset(CALLS)
 WHOLE: dict[str, list[int]] = {"scores": []}
 """A result that says nothing beyond the scores: the only form the record model writes back as read."""
 
 
+@dataclass(slots=True)
+class Replayed(Completion):
+    """A fast derivation's completion with the play it found (one pass for both): its state after
+    `end_trick` of each trick, which the fast replay (`quick._held`) takes once it holds every card
+    to the seat that played it; None when no card is played."""
+
+    play: KarnoffelState | None = None
+
+
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     """The completion `partial.complete` gives a deal whose face-down hands (some or all) are left
-    out, from its JSON when it is in the covered form; None otherwise."""
+    out, from its JSON when it is in the covered form, with its reading of the cards
+    (`Completion.read`) for the fast replay; None otherwise."""
     n = table.players
     dealer = deal.get("dealer")
     words = deal.get("proposals", [])
@@ -50,40 +67,47 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         or not _plain(deal)
     ):
         return None
-    expected = FACE_DOWN[stage_of_words(words)]
+    proposed = quick.windows_of(table, dealer, words)  # words that break a rule: the full path's
+    if proposed is None:
+        return None
+    expected = FACE_DOWN[proposed.stage]
     options = table.options
     ids = CARD_IDS[options.deck]
     faceup = fastread.card_ids(ids, deal.get("faceup"))
     written = _written(ids, deal.get("hands"), n)
-    if not expected or faceup is None or len(faceup) != n or written is None or None not in written:
+    if not expected or faceup is None or len(faceup) != n or written is None or (None, 0) not in written:
         return None
     cards = cards_of(options.deck)
     chosen = cards.suit[choosing_card(cards, faceup, options.chosen_suit_tiebreak)]
     tricks = deal.get("tricks", [])
-    played = (
-        _played(table, chosen, dealer, tricks, words)
-        if deal.get("chosen_suit") == SUIT_LETTERS[chosen]
-        else None
-    )
-    if played is None:
+    if deal.get("chosen_suit") != SUIT_LETTERS[chosen] or type(tricks) is not list:
         return None
+    read = fastread.tricks(ids, tricks, n)
+    replayed = _played(table, chosen, dealer, tricks, read, proposed.surrendered)
+    if replayed is None or read is None:
+        return None
+    played, play = replayed
     ups = [0] * n
     for seat, card in zip(owners(dealer, n, faceup), faceup, strict=True):
         ups[seat] = card
     codes = cards.deck.codes
+    hands: list[str | None] = [text for text, _mask in written]
+    masks = [mask for _text, mask in written]
     paths: list[str] = []
     unchecked: dict[tuple[str, int | None], str] = {}
-    for seat, hand in enumerate(written):
-        if hand is not None:
+    for seat, (text, _mask) in enumerate(written):
+        if text is not None:
             continue
         mine = sorted(set(played[seat]) - {ups[seat]})
-        written[seat] = " ".join(map(codes.__getitem__, mine))
+        hands[seat] = " ".join(map(codes.__getitem__, mine))
+        masks[seat] = sum(map(BITS.__getitem__, mine))
         if played[seat]:
             paths.append(f"hands[{seat}]")
         if len(mine) < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
-    completed = {**deal, "hands": written, "proposals": words, "tricks": tricks, "status": "played"}
-    return Completion(completed, paths, unchecked)
+    completed = {**deal, "hands": hands, "proposals": words, "tricks": tricks, "status": "played"}
+    trick_ids = [cards for cards, _leader, _winner in read]
+    return Replayed(completed, paths, unchecked, read=(masks, trick_ids), play=play)
 
 
 def _bare(windows: Any) -> bool:
@@ -112,33 +136,50 @@ def _plain(deal: dict[str, Any]) -> bool:
 
 def _whole(values: Any) -> bool:
     """A JSON list of whole numbers (never true or false) the record model keeps as written."""
-    return type(values) is list and all(type(v) is int and -POINTS_LIMIT <= v <= POINTS_LIMIT for v in values)
+    return (
+        type(values) is list
+        and INT.issuperset(map(type, values))
+        and (not values or (min(values) >= -POINTS_LIMIT and max(values) <= POINTS_LIMIT))
+    )
 
 
-def _written(ids: fastread.CardIds, hands: Any, n: int) -> list[str | None] | None:
-    """Each seat's face-down cards as written (None where left out), when each one written is in
-    canonical codes; None when `hands` is in another form."""
+def _written(ids: fastread.CardIds, hands: Any, n: int) -> list[tuple[str | None, int]] | None:
+    """Each seat's face-down cards as written (None where left out) with their bitmask, when each
+    one written is in canonical codes, no card twice; None when `hands` is in another form."""
     if hands is None:
-        return [None] * n
+        return [(None, 0)] * n
     if type(hands) is not list or len(hands) != n:
         return None
-    if any(hand is not None and fastread.card_ids(ids, hand) is None for hand in hands):
-        return None
-    return list(hands)
+    written: list[tuple[str | None, int]] = []
+    for hand in hands:
+        if hand is None:
+            written.append((None, 0))
+            continue
+        cards = fastread.card_ids(ids, hand)
+        if cards is None or len(set(cards)) != len(cards):
+            return None
+        written.append((hand, sum(map(BITS.__getitem__, cards))))
+    return written
 
 
-def _played(table: Table, chosen: int, dealer: int, tricks: Any, words: list[list[str]]) -> Played | None:
-    """The cards each seat played, each trick led by the rules' leader (the forehand, then each
-    trick's winner under the chosen suit); None when a surrender is followed by cards, or the play
-    does not end with the record's last trick."""
-    n = table.players
-    read = fastread.tricks(CARD_IDS[table.options.deck], tricks, n) if type(tricks) is list else None
+def _played(
+    table: Table,
+    chosen: int,
+    dealer: int,
+    tricks: list[Any],
+    read: list[fastread.ReadTrick] | None,
+    surrendered: bool,
+) -> tuple[Played, KarnoffelState | None] | None:
+    """The cards each seat played, each trick (`read`) led by the rules' leader (the forehand, then
+    each trick's winner under the chosen suit), with the state after the tricks (None when none is
+    played); None when a surrender is followed by cards, or the play does not end with the
+    record's last trick."""
     if read is None:
         return None
+    n = table.players
     played: Played = [[] for _ in range(n)]
-    surrendered = any("surrender" in window for window in words)
     if not read or surrendered:
-        return played if not read and surrendered else None
+        return (played, None) if not read and surrendered else None
     if not all(type(trick) is str for trick in tricks):
         return None
     state = KarnoffelState(table, cards_of(table.options.deck), dealer, [], chosen, None, None)
@@ -150,5 +191,5 @@ def _played(table: Table, chosen: int, dealer: int, tricks: Any, words: list[lis
         seats = orders[state.leader]
         for card, seat in zip(trick, seats, strict=True):
             played[seat].append(card)
-        end_trick(state, PlayedTrick(state.leader, trick, seats))
-    return played if state.phase == Phase.DONE else None
+        end_trick(state, PlayedTrick(state.leader, trick, seats[:]))
+    return (played, state) if state.phase == Phase.DONE else None

@@ -166,7 +166,7 @@ def _split(table: Table, deal: TarotDeal, state: TarotState, kept: int, laid: in
     options = table.options
     taker = state.taker
     unchecked: Unchecked = {}
-    order = ids_of(kept & bit(PETIT))
+    first = [kept & bit(PETIT)]  # the cards the dog takes first, in turn
     others = kept & (TRUMPS | EXCUSE_BIT) & ~bit(PETIT)
     if options.petit_sec == "annul" and kept & bit(PETIT) and popcount(others) <= size:
         unchecked[("TAROT-PETIT-SEC", taker)] = TAKER_UNKNOWN
@@ -176,13 +176,16 @@ def _split(table: Table, deal: TarotDeal, state: TarotState, kept: int, laid: in
                 spoilers = kept & MISERE_SPOILERS[announcement.kind]
                 if 0 < popcount(spoilers) <= size:
                     unchecked[("TAROT-MISERE-FALSE", taker)] = TAKER_UNKNOWN
-                    order += ids_of(spoilers)
+                    first.append(spoilers)
     needed = needed_honours(state.called) if state.called is not None else 0
     if needed and not needed & ~kept:
         unchecked[("TAROT-CALL-RANK", taker)] = TAKER_UNKNOWN
     dog = 0
-    for card in [*order, *ids_of(laid), *ids_of(kept)]:
-        if popcount(dog) < size and bit(card) & kept & ~needed:
+    for group in [*first, laid, kept]:  # each group's cards in deck order, until the dog is full
+        room = size - dog.bit_count()
+        if not room:
+            break
+        for card in ids_of(group & kept & ~needed & ~dog)[:room]:
             dog |= bit(card)
     return dog, unchecked
 

@@ -207,34 +207,36 @@ def _announcement(note: Any) -> tuple[object, ...] | None:
 def _play(state: TarotState, tricks: Any, read: list[list[int]] | None = None) -> bool:
     """Every trick: each card held and legal (the first-lead ban too), then who won it, and the
     leader and winner the record states, if any (`read`: each trick's cards as read already)."""
-    n = state.players
-    if type(tricks) is not list or len(tricks) != state.tricks_per_deal:
+    count = state.tricks_per_deal
+    if type(tricks) is not list or len(tricks) != count:
         return False
-    hands = state.hands
-    leader = state.first_leader()
-    order = SEAT_ORDERS[n]
-    last = state.tricks_per_deal - 1
     written = (
-        fastread.tricks(CARD_IDS, tricks, n) if read is None else [(trick, None, None) for trick in read]
+        fastread.tricks(CARD_IDS, tricks, state.players)
+        if read is None
+        else [(trick, None, None) for trick in read]
     )
     if written is None:
         return False
-    for index, (cards, stated_leader, stated_winner) in enumerate(written):
-        if stated_leader not in (None, leader):
+    leader = state.first_leader()
+    if state.called is not None and not _opening_allowed(state, leader, written[0][0]):
+        return False
+    hands = state.hands
+    order = SEAT_ORDERS[state.players]
+    played = state.tricks
+    for cards, stated_leader, stated_winner in written:
+        if stated_leader is not None and stated_leader != leader:
             return False
-        if index == 0 and state.called is not None and not _opening_allowed(state, leader, cards):
-            return False
-        best = play_trick(hands, order[leader], cards)
+        seats = order[leader]
+        best = play_trick(hands, seats, cards)
         if best < 0:
             return False
-        seats = list(order[leader])
-        trick = PlayedTrick(leader, cards, seats, seats[best])
         winner = seats[best]
-        if index == last and excuse_wins(state, index, trick):  # it looks at the last trick only
+        trick = PlayedTrick(leader, cards, list(seats), winner)
+        played.append(trick)
+        if len(played) == count and excuse_wins(state, count - 1, trick):  # the last trick only
             winner = trick.winner = seats[cards.index(EXCUSE)]
-        if stated_winner not in (None, winner):
+        if stated_winner is not None and stated_winner != winner:
             return False
-        state.tricks.append(trick)
         leader = winner
     state.leader = leader
     state.phase = Phase.DONE

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from recordkit.rules import fastread
@@ -45,6 +46,10 @@ RESULT_KEYS = frozenset({"scores", "points"})
 HAND_PATHS = {n: [f"hands[{seat}]" for seat in range(n)] for n in HAND_SIZES}
 WRITTEN_GROUPS = frozenset({"hands", "dog", "call", "discard"})
 """The fields a passed deal written as a magazine prints it leaves out."""
+SEAT_ORDER_GETTERS = {
+    n: [itemgetter(*[(seat - leader) % n for seat in range(n)]) for leader in range(n)] for n in HAND_SIZES
+}
+"""By number of players and leader: a trick's cards (in play order) in seat order."""
 Score = Callable[[TarotState], list[int | float] | None]
 """The ruleset's `score`."""
 
@@ -73,16 +78,18 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     dog_taken = partial.dog_taken_by_taker(state)
     if discard is None and dog_taken:
         derived.append("discard")
-    read = _trick_ids(deal.get("tricks"), n, state.tricks_per_deal)
-    if not derived or read is None:
+    ids = _trick_ids(deal.get("tricks"), n, state.tricks_per_deal)
+    if not derived or ids is None:
         return None
-    ids, played = read
     columns, tricks = _seat_cards(state, ids)
+    by_seat = [sum(map(BITS.__getitem__, column)) for column in columns]  # each seat's cards played
+    played = sum(by_seat)  # a card played twice carries into another bit: fewer bits than cards
+    if played.bit_count() != len(ids):
+        return None
     unplayed = FULL_DECK ^ played
     hands: list[str | None] = list(written)
     masks = [  # each hand as the fast replay reads it (the taker's, when he takes the dog, below)
-        sum(map(BITS.__getitem__, columns[seat])) if hand is None else _mask(hand)
-        for seat, hand in enumerate(written)
+        by_seat[seat] if hand is None else _mask(hand) for seat, hand in enumerate(written)
     ]
     taker = state.taker
     for seat in range(n):
@@ -96,7 +103,7 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         assert taker is not None
         laid = _format(unplayed)  # what nobody played: the discard
         discard = laid if discard is None else discard
-        kept = sum(map(BITS.__getitem__, columns[taker])) | unplayed  # his hand and the dog
+        kept = by_seat[taker] | unplayed  # his hand and the dog
         hand = written[taker]
         if dog is not None:
             dog_mask = _mask(dog)
@@ -193,10 +200,9 @@ def _contract(table: Table, deal: dict[str, Any]) -> TarotState | None:
     return state
 
 
-def _trick_ids(tricks: Any, n: int, count: int) -> tuple[list[int], int] | None:
-    """The cards of the tricks in play order and as a mask, when there are `count` tricks, each a
-    string of `n` canonical codes, and no card is played twice (a card twice carries into another
-    bit of the sum, which then has fewer bits than cards)."""
+def _trick_ids(tricks: Any, n: int, count: int) -> list[int] | None:
+    """The cards of the tricks in play order, when there are `count` tricks, each a string of `n`
+    canonical codes (`completed` then checks that no card is played twice)."""
     if type(tricks) is not list or len(tricks) != count:
         return None
     try:
@@ -204,25 +210,19 @@ def _trick_ids(tricks: Any, n: int, count: int) -> tuple[list[int], int] | None:
             return None
     except TypeError:  # a trick that is not a string
         return None
-    ids = fastread.card_ids(CARD_IDS, " ".join(tricks))
-    if ids is None:
-        return None
-    played = sum(map(BITS.__getitem__, ids))
-    return (ids, played) if played.bit_count() == len(ids) else None
+    return fastread.card_ids(CARD_IDS, " ".join(tricks))
 
 
 def _seat_cards(state: TarotState, ids: list[int]) -> tuple[list[tuple[int, ...]], list[list[int]]]:
     """The cards each seat played, and each trick's cards: each trick led by the last one's winner
     by rank, the first by the rules' first leader, as the blank replay of `derive` plays them."""
     n = state.players
+    tricks = [ids[start : start + n] for start in range(0, len(ids), n)]
+    in_seat_order = SEAT_ORDER_GETTERS[n]
     leader = state.first_leader()
     by_seat = []
-    tricks = []
-    for start in range(0, len(ids), n):
-        cards = ids[start : start + n]
-        tricks.append(cards)
-        first = (n - leader) % n  # the position of seat 0's card
-        by_seat.append(cards[first:] + cards[:first])
+    for cards in tricks:
+        by_seat.append(in_seat_order[leader](cards))
         leader = (leader + winning_index(cards)) % n
     return list(zip(*by_seat, strict=True)), tricks
 

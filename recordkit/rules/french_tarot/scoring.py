@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
-from operator import or_
+from operator import attrgetter, or_
 
 from recordkit.rules.base import PlayedTrick
 from recordkit.rules.french_tarot.cards import (
@@ -26,6 +26,8 @@ POIGNEE_BONUS = {"simple": 20, "double": 30, "triple": 40}
 POIGNEE_THRESHOLDS = {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}
 POIGNEE_LEVELS = ("simple", "double", "triple")
 MISERE_VALUE = 10
+WINNER = attrgetter("winner")
+"""A played trick's winner."""
 GARDE = 2
 
 
@@ -69,11 +71,12 @@ def owners(state: TarotState, sides: list[int]) -> tuple[list[int], list[int]]:
     adjust = [0] * count
     last = state.tricks_per_deal - 1
     for index, trick in enumerate(state.tricks):
-        assert trick.winner is not None
-        winner_side = sides[trick.winner]
+        winner = trick.winner
+        assert winner is not None
         if EXCUSE not in trick.cards:  # the common trick: every card to its winner
-            taken[winner_side] += trick.cards
+            taken[sides[winner]] += trick.cards
             continue
+        winner_side = sides[winner]
         for card, seat in zip(trick.cards, trick.seats, strict=True):
             if card != EXCUSE or seat == trick.winner:
                 taken[winner_side].append(card)
@@ -89,8 +92,13 @@ def owners(state: TarotState, sides: list[int]) -> tuple[list[int], list[int]]:
                 if own_side != winner_side:
                     adjust[own_side] -= 1
                     adjust[winner_side] += 1
-    won = [reduce(or_, map(BITS.__getitem__, cards), 0) for cards in taken]
-    return won, adjust
+    return list(map(_union, taken)), adjust
+
+
+def _union(cards: list[int]) -> int:
+    """The bitmask of cards: their bits' sum when no card repeats (no bit carried), else their `or`."""
+    mask = sum(map(BITS.__getitem__, cards))
+    return mask if mask.bit_count() == len(cards) else reduce(or_, map(BITS.__getitem__, cards), 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,18 +131,23 @@ SLAM_OUTCOMES = ("made", "announced_made", "announced_failed", "defence", "annou
 announcing it, an announced slam failed, the defence won every trick (unannounced or announced)."""
 
 
+SLAM_TERMS = {
+    None: 0,
+    "made": 200,
+    "announced_made": 400,
+    "announced_failed": -200,
+    "defence": 0,
+    "announced_defence": -200,
+}
+"""Each slam outcome's part of S before the defence's bonus (`slam_term`)."""
+DEFENCE_SLAMS = frozenset({"defence", "announced_defence"})
+"""The outcomes where the defence won every trick, which also take the defence's bonus off S."""
+
+
 def slam_term(slam: str | None, defence_bonus: int) -> int:
     """The slam's part of S (tarot.score.slam): +200 made, +400 announced and made, -200 announced
     and failed, and minus the defence's bonus when the defence wins every trick."""
-    terms = {
-        None: 0,
-        "made": 200,
-        "announced_made": 400,
-        "announced_failed": -200,
-        "defence": -defence_bonus,
-        "announced_defence": -200 - defence_bonus,
-    }
-    return terms[slam]
+    return SLAM_TERMS[slam] - (defence_bonus if slam in DEFENCE_SLAMS else 0)
 
 
 def count_contract(facts: ContractFacts, defence_bonus: int) -> ContractCount:
@@ -263,7 +276,7 @@ def petit_au_bout_seat(state: TarotState) -> int | None:
 def slam_outcome(state: TarotState) -> str | None:
     """The deal's slam as the sheet writes it (SLAM_OUTCOMES), from who won the tricks."""
     attack = state.attack()
-    attack_tricks = sum(1 for t in state.tricks if t.winner in attack)
+    attack_tricks = sum(map(attack.__contains__, map(WINNER, state.tricks)))
     if attack_tricks == state.tricks_per_deal:
         return "announced_made" if state.slam else "made"
     if attack_tricks == 0:

@@ -404,3 +404,12 @@ def test_an_archive_older_than_the_tricks_table_still_opens(tmp_path: Path) -> N
     flat_archive(archive, 3)
     assert runner.invoke(app, ["stats", str(archive)]).exit_code == 0
     assert runner.invoke(app, ["validate", str(archive), "-q"]).exit_code == 0
+
+
+def test_card_groups_are_cut_into_codes_as_str_split_cuts_them() -> None:
+    """The deals' hands and dog columns: a group split by Arrow (codes at single spaces) or, for
+    any other text, by Python, is the list `str.split()` gives; an empty group is [], null null."""
+    from recordkit.archive.tables import _split_groups
+
+    for texts in (["HK T21 EX", "", None, "S1"], ["S1  S2 ", "\u00a0HK\tT1", None], [], [None]):
+        assert _split_groups(texts).to_pylist() == [None if t is None else t.split() for t in texts]

@@ -160,12 +160,16 @@ class ArchiveWriter:
         per table and game."""
         tables = {name: pa.Table.from_batches(parts, schema=TABLES[name]) for name, parts in batches.items()}
         names = tables["games"].column("game")
-        for game in sorted(set(names.to_pylist())):
+        games_met = sorted(set(names.to_pylist()))
+        for game in games_met:
             chosen = pc.equal(names, game)
             ids = tables["games"].filter(chosen).column("game_id")
             for name, table in tables.items():
-                mask = chosen if name == "games" else pc.is_in(table.column("game_id"), value_set=ids)
-                rows = table.filter(mask)
+                if len(games_met) == 1:  # one game: its rows are all the rows, not copied by a filter
+                    rows = table
+                else:
+                    mask = chosen if name == "games" else pc.is_in(table.column("game_id"), value_set=ids)
+                    rows = table.filter(mask)
                 if "game" in rows.schema.names:
                     rows = rows.drop_columns(["game"])
                 if rows.num_rows:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 import typing
 from dataclasses import dataclass, field
@@ -237,15 +236,57 @@ def archived(record: RecordBase, replays: list[DealReplay | None]) -> Archived:
     return Archived(data, record.options, deals, replays)
 
 
+DEAL_SCALARS = [name for name in TABLES["deals"].names if name not in ("hands", "dog")]
+"""The deals columns buffered one tuple a deal (`Buffers.deals`); the hands and dog go as text."""
+
+
+@dataclass
+class Buffers:
+    """What the rows of the records added since the last batch hold, as flat lists a table's
+    column at a time; what follows from the counts (keys, numbers, positions, the plays' trick
+    columns) is left to `Rows.batches`, which makes it with NumPy."""
+
+    games: list[tuple[Any, ...]] = field(default_factory=list)
+    """The games rows, one tuple a record in the games columns' order."""
+    deals: list[tuple[Any, ...]] = field(default_factory=list)
+    """The deals rows, one tuple a deal in `DEAL_SCALARS`' order."""
+    hands: list[str] = field(default_factory=list)
+    """The hands of the deals one after the other, as text (split by Arrow in `batches`)."""
+    hand_counts: list[int | None] = field(default_factory=list)
+    """For each deal, how many of `hands` are its hands; None: no hands column (null)."""
+    dogs: list[str | None] = field(default_factory=list)
+    """Each deal's dog (Karnöffel: its face-up round) as text, None for none."""
+    keys: list[int] = field(default_factory=list)
+    """Each deal's game_id, then its deal number: `keys[2 * i]`, `keys[2 * i + 1]`."""
+    counts: dict[str, list[int]] = field(default_factory=lambda: {"calls": [], "tricks": [], "scores": []})
+    """For each deal, its rows in the calls, tricks and scores tables."""
+    calls: dict[str, list[Any]] = field(
+        default_factory=lambda: {"kind": [], "seat": [], "value": [], "number": []}
+    )
+    scores: dict[str, list[Any]] = field(
+        default_factory=lambda: {"player": [], "side": [], "score": [], "computed": [], "total": []}
+    )
+    tricks: dict[str, list[Any]] = field(
+        default_factory=lambda: {"leader": [], "winner": [], "size": [], "deck": [], "shared": []}
+    )
+    """Each trick's leader, winner, number of cards, deck (its start in `Rows.cards`) and number
+    of shares (None: the deal has none)."""
+    counted: list[tuple[bool, bool]] = field(default_factory=list)
+    """For each deal with tricks, whether its tricks have points, and points to a declaring side."""
+    played: dict[str, list[Any]] = field(default_factory=lambda: {"card": [], "seat": [], "trump": []})
+    """The cards played one after the other (card ids within their deck), who played each and
+    whether it counted as a trump; the rest of the plays rows comes from their tricks."""
+    shares: list[float] = field(default_factory=list)
+    """The tricks' shares one after the other."""
+    declaring: list[bool] = field(default_factory=list)
+    """For each share, whether its seat is on the declaring side."""
+
+
 @dataclass
 class Rows:
-    """Column lists for every table, filled record by record and flushed as record batches."""
+    """The rows of every table, filled record by record and flushed as record batches."""
 
-    columns: dict[str, dict[str, list[Any]]] = field(
-        default_factory=lambda: {
-            name: {f.name: [] for f in schema} for name, schema in TABLES.items() if name != "plays"
-        }
-    )
+    buffers: Buffers = field(default_factory=Buffers)
     deals: int = 0
     games: int = 0
     decks: dict[tuple[str, str, int], int] = field(default_factory=dict)
@@ -255,15 +296,6 @@ class Rows:
     )
     """Every deck's codes, suits, ranks and card points by the ruleset, one deck after another:
     the plays' card columns are taken from them by card (`batches`)."""
-    played: dict[str, list[int]] = field(default_factory=lambda: {"card": [], "seat": [], "trump": []})
-    """The cards played one after the other (card ids within their deck), who played each and
-    whether it counted as a trump; the rest of the plays rows comes from their tricks rows."""
-    trick_decks: list[int] = field(default_factory=list)
-    """Each trick row's deck (its start in `cards`)."""
-    shares: list[float] = field(default_factory=list)
-    """The tricks' shares one after the other; the tricks rows hold their lengths (`batches`)."""
-    declaring: list[bool] = field(default_factory=list)
-    """For each share, whether its seat is on the declaring side."""
 
     def add(self, game_id: int, record: Archived, source: str) -> None:
         """The rows of one fully parsed, replayed record."""
@@ -272,31 +304,53 @@ class Rows:
         ruleset = RULESETS[game]
         table, _ = ruleset.table(record.options, len(players))
         assert table is not None, "only records whose table is valid are archived"
-        self._row(
-            "games",
-            game_id,
-            game,
-            data["version"],
-            len(players),
-            list(players),
-            orjson.dumps(data["options"]).decode(),
-            orjson.dumps(data.get("meta", {})).decode(),
-            len(deals),
-            source,
-            orjson.dumps(data).decode(),
-            *(data["options"].get(column[len("option_") :]) for column in OPTION_COLUMNS),
+        options = data["options"]
+        self.buffers.games.append(
+            (
+                game_id,
+                game,
+                data["version"],
+                len(players),
+                list(players),
+                orjson.dumps(options).decode(),
+                orjson.dumps(data.get("meta", {})).decode(),
+                len(deals),
+                source,
+                orjson.dumps(data).decode(),
+                *(options.get(column[len("option_") :]) for column in OPTION_COLUMNS),
+            )
         )
         deck = self._deck(ruleset, table, game)
         running: list[float] | None = [0.0] * len(players)
         for number, (raw, replay) in enumerate(zip(deals, record.replays, strict=True), 1):
-            state = replay.state if replay is not None else None
-            summary = ruleset.summary(state) if state is not None else DealSummary()
-            tricks = state.tricks if state is not None else []
-            calls = [a for a in (replay.actions if replay else []) if a.kind != "play"]
-            hands, dog, derived = _dealt(raw, replay)
-            side = ruleset.declaring_side(table, state, summary) if state is not None else None
-            self._row(
-                "deals",
+            running = self._deal(game_id, number, game, ruleset, table, deck, players, raw, replay, running)
+        self.games += 1
+        self.deals += len(deals)
+
+    def _deal(
+        self,
+        game_id: int,
+        number: int,
+        game: str,
+        ruleset: Any,
+        table: Any,
+        deck: int,
+        players: list[str],
+        raw: dict[str, Any],
+        replay: DealReplay | None,
+        running: list[float] | None,
+    ) -> list[float] | None:
+        """The rows of one deal in every table; returns the running totals after it."""
+        buffers = self.buffers
+        state = replay.state if replay is not None else None
+        summary = ruleset.summary(state) if state is not None else NO_SUMMARY
+        tricks = state.tricks if state is not None else []
+        calls = [a for a in replay.actions if a.kind != "play"] if replay is not None else []
+        derived = self._dealt(raw, replay)
+        side = ruleset.declaring_side(table, state, summary) if state is not None else None
+        buffers.keys += (game_id, number)
+        buffers.deals.append(
+            (
                 game_id,
                 number,
                 game,
@@ -317,8 +371,6 @@ class Rows:
                 summary.kaiser_won_by,
                 summary.joffre_captured,
                 len(tricks),
-                hands,
-                dog,
                 derived,
                 replay is not None and replay.sheet,
                 replay is not None
@@ -327,29 +379,53 @@ class Rows:
                 and ruleset.as_written(table, raw, state, calls),
                 orjson.dumps(raw).decode(),
             )
-            values = [ruleset.describe(table, a) for a in calls]
-            self._extend(
-                "calls",
-                [game_id] * len(calls),
-                [number] * len(calls),
-                list(range(1, len(calls) + 1)),
-                [a.kind for a in calls],
-                [a.seat for a in calls],
-                values,
-                [_number(v) if a.kind == "bid" else None for a, v in zip(calls, values, strict=True)],
+        )
+        self._calls(ruleset, table, calls)
+        if tricks:
+            self._plays(tricks, ruleset, state, deck)
+            self._tricks(tricks, ruleset.deal_shares(table, state), side)
+        else:
+            buffers.counts["tricks"].append(0)
+        return self._scores(players, raw, replay, running, side)
+
+    def _dealt(self, raw: dict[str, Any], replay: DealReplay | None) -> list[str] | None:
+        """The deal's hands and dog (Karnöffel: its face-up round) as the deals table holds them:
+        as written, with the groups the record leaves out as the replay derived them from the play
+        (`DealReplay.completion`), buffered as text; returns the paths of those derived groups,
+        [] when none is, None when the deal could not be replayed."""
+        if replay is None or (replay.state is None and not replay.sheet):
+            derived = None
+        else:
+            derived = list(replay.completion.derived) if replay.completion is not None else []
+        dealt = raw
+        if replay is not None and replay.completion is not None:
+            completed = replay.completion.deal  # a model, or JSON from the fast path's derivation
+            dealt = (
+                completed if type(completed) is dict else completed.model_dump(mode="json", exclude_none=True)
             )
-            if tricks:
-                self._plays(tricks, ruleset, state)
-                self.trick_decks += [deck] * len(tricks)
-                self._tricks(game_id, number, tricks, ruleset.deal_shares(table, state), side)
-            running = self._scores(game_id, number, players, raw, replay, running, side)
-        self.games += 1
-        self.deals += len(deals)
+        hands, dog = dealt.get("hands"), dealt.get("dog", dealt.get("faceup"))
+        if type(hands) is list and all(type(h) is str for h in hands):
+            self.buffers.hands += hands
+            self.buffers.hand_counts.append(len(hands))
+        else:
+            self.buffers.hand_counts.append(None)
+        self.buffers.dogs.append(dog if type(dog) is str else None)
+        return derived
+
+    def _calls(self, ruleset: Any, table: Any, calls: list[Any]) -> None:
+        """One row per action other than a card played: its kind, seat, value in record notation
+        and, for a bid, the number it starts with."""
+        columns = self.buffers.calls
+        values = [ruleset.describe(table, a) for a in calls]
+        kinds = [a.kind for a in calls]
+        columns["kind"] += kinds
+        columns["seat"] += [a.seat for a in calls]
+        columns["value"] += values
+        columns["number"] += [_number(v) if k == "bid" else None for k, v in zip(kinds, values, strict=True)]
+        self.buffers.counts["calls"].append(len(calls))
 
     def _scores(
         self,
-        game_id: int,
-        number: int,
         players: list[str],
         deal: dict[str, Any],
         replay: Any,
@@ -366,59 +442,50 @@ class Rows:
             running = [t + s for t, s in zip(running, scores, strict=True)]
         else:
             running = None
-        seats = range(len(players))
-        self._extend(
-            "scores",
-            [game_id] * len(players),
-            [number] * len(players),
-            list(seats),
-            players,
-            [None] * len(players) if side is None else [SIDES[s] for s in side],
-            [_at(written, seat) for seat in seats],
-            [_at(computed, seat) for seat in seats],
-            [_at(running, seat) for seat in seats],
-        )
+        n = len(players)
+        columns = self.buffers.scores
+        columns["player"] += players
+        columns["side"] += [None] * n if side is None else [SIDES[s] for s in side]
+        columns["score"] += _seats(written, n)
+        columns["computed"] += _seats(computed, n)
+        columns["total"] += _seats(running, n)
+        self.buffers.counts["scores"].append(n)
         return running
 
-    def _plays(self, tricks: list[Any], ruleset: Any, state: Any) -> None:
+    def _plays(self, tricks: list[Any], ruleset: Any, state: Any, deck: int) -> None:
         """The cards played, who played them and whether each counted as a trump; the other
         columns of the plays rows are their tricks' (`batches`)."""
         cards = [card for trick in tricks for card in trick.cards]
-        self.played["card"] += cards
-        self.played["seat"] += [seat for trick in tricks for seat in trick.seats]
-        self.played["trump"] += ruleset.trump_flags(state, cards)
+        played = self.buffers.played
+        played["card"] += cards
+        played["seat"] += [seat for trick in tricks for seat in trick.seats]
+        played["trump"] += ruleset.trump_flags(state, cards)
+        columns = self.buffers.tricks
+        columns["leader"] += [trick.leader for trick in tricks]
+        columns["winner"] += [trick.winner for trick in tricks]
+        columns["size"] += [len(trick.cards) for trick in tricks]
+        columns["deck"] += [deck] * len(tricks)
 
     def _tricks(
-        self,
-        game_id: int,
-        number: int,
-        tricks: list[Any],
-        shares: list[list[int | float]] | None,
-        side: list[bool] | None,
+        self, tricks: list[Any], shares: list[list[int | float]] | None, side: list[bool] | None
     ) -> None:
-        """One row per trick: leader, winner, cards, and its card points by the rules' count
-        (`Ruleset.deal_shares`: French Tarot's Excuse stays with its side), in all, by seat and
-        to the declaring side."""
-        count = len(tricks)
-        if shares is not None:
-            for share in shares:
-                self.shares += share
-                self.declaring += (
-                    side if side is not None and len(side) == len(share) else [False] * len(share)
-                )
-        counted = shares is not None
-        self._extend(
-            "tricks",
-            [game_id] * count,
-            [number] * count,
-            list(range(1, count + 1)),
-            [trick.leader for trick in tricks],
-            [trick.winner for trick in tricks],
-            [len(trick.cards) for trick in tricks],  # the plays' cards, as lists in `batches`
-            [counted] * count,  # the points, summed from the shares in `batches`
-            [len(share) for share in shares] if shares is not None else [None] * count,
-            [counted and side is not None] * count,  # the declaring side's, likewise
-        )
+        """The tricks' card points by the rules' count (`Ruleset.deal_shares`: French Tarot's
+        Excuse stays with its side), by seat and to the declaring side: summed in `batches`."""
+        buffers = self.buffers
+        buffers.counts["tricks"].append(len(tricks))
+        buffers.counted.append((shares is not None, shares is not None and side is not None))
+        if shares is None:
+            buffers.tricks["shared"] += [None] * len(tricks)
+            return
+        sizes = [len(share) for share in shares]
+        buffers.tricks["shared"] += sizes
+        for share in shares:
+            buffers.shares += share
+        if side is not None and all(size == len(side) for size in sizes):
+            buffers.declaring += side * len(shares)
+        else:
+            for size in sizes:
+                buffers.declaring += side if side is not None and len(side) == size else [False] * size
 
     def _deck(self, ruleset: Any, table: Any, game: str) -> int:
         """Where a game and deck's cards start in `cards`, their points by the ruleset
@@ -434,127 +501,173 @@ class Rows:
             self.cards["points"] += [None if v is None else float(v) for v in values]
         return self.decks[key]
 
-    def _extend(self, table: str, *columns: list[Any]) -> None:
-        for column, values in zip(self.columns[table].values(), columns, strict=True):
-            column.extend(values)
-
-    def _row(self, table: str, *values: Any) -> None:
-        for column, value in zip(self.columns[table].values(), values, strict=True):
-            column.append(value)
-
     def batches(self) -> dict[str, pa.RecordBatch]:
         """The buffered rows as one record batch per table; the buffers are emptied."""
-        out = {
-            name: pa.RecordBatch.from_pydict(self.columns[name], schema=schema)
-            for name, schema in TABLES.items()
-            if name not in ("plays", "tricks")
-        }
-        out["plays"] = self._plays_batch()
-        out["tricks"] = self._tricks_batch(out["plays"].column("card"))
-        out = {name: out[name] for name in TABLES}
-        for columns in [*self.columns.values(), self.played]:
-            for values in columns.values():
-                values.clear()
-        self.trick_decks.clear()
-        self.shares.clear()
-        self.declaring.clear()
+        buffers = self.buffers
+        self.buffers = Buffers()
         self.deals = self.games = 0
-        return out
+        keys = np.array(buffers.keys, np.int64).reshape(-1, 2)
+        counts = {name: np.array(values, np.int64) for name, values in buffers.counts.items()}
+        plays = self._plays_batch(buffers, keys, counts["tricks"])
+        out = {
+            "games": _batch("games", _columns("games", buffers.games)),
+            "deals": self._deals_batch(buffers),
+            "calls": _batch("calls", {**_keyed(keys, counts["calls"], "index", 1), **buffers.calls}),
+            "plays": plays,
+            "tricks": self._tricks_batch(buffers, keys, counts["tricks"], plays.column("card")),
+            "scores": _batch("scores", {**_keyed(keys, counts["scores"], "seat", 0), **buffers.scores}),
+        }
+        return {name: out[name] for name in TABLES}
 
-    def _tricks_batch(self, cards: pa.Array) -> pa.RecordBatch:
+    @staticmethod
+    def _deals_batch(buffers: Buffers) -> pa.RecordBatch:
+        """The deals rows, their hands and dog split into codes by Arrow."""
+        columns = _columns("deals", buffers.deals)
+        sizes = buffers.hand_counts
+        columns["hands"] = _lists(sizes, _split_groups(buffers.hands))
+        columns["dog"] = _split_groups(buffers.dogs)
+        return _batch("deals", columns)
+
+    @staticmethod
+    def _tricks_batch(buffers: Buffers, keys: Any, counts: Any, cards: pa.Array) -> pa.RecordBatch:
         """The tricks rows, their cards lists from the plays' cards, their points and the
         declaring side's summed from their shares."""
-        tricks = dict(self.columns["tricks"])
-        shares = np.array(self.shares, np.float64)
-        sizes = np.array([size or 0 for size in tricks["shares"]], np.int64)
-        tricks["points"] = _sums(shares, sizes, tricks["points"])
-        tricks["declarer_points"] = _sums(
-            shares * np.array(self.declaring, np.bool_), sizes, tricks["declarer_points"]
+        columns = buffers.tricks
+        counted = np.array(buffers.counted, np.bool_).reshape(-1, 2)
+        with_tricks = counts > 0
+        per_trick = np.repeat(counted, counts[with_tricks], axis=0)
+        shares = np.array(buffers.shares, np.float64)
+        sizes = np.array([size or 0 for size in columns["shared"]], np.int64)
+        return _batch(
+            "tricks",
+            {
+                **_keyed(keys, counts, "trick", 1),
+                "leader": columns["leader"],
+                "winner": columns["winner"],
+                "cards": _lists(columns["size"], cards),
+                "points": _sums(shares, sizes, per_trick[:, 0]),
+                "shares": _lists(columns["shared"], pa.array(shares, pa.float64())),
+                "declarer_points": _sums(
+                    shares * np.array(buffers.declaring, np.bool_), sizes, per_trick[:, 1]
+                ),
+            },
         )
-        tricks["cards"] = _lists(tricks["cards"], cards)
-        tricks["shares"] = _lists(tricks["shares"], pa.array(shares, pa.float64()))
-        return pa.RecordBatch.from_pydict(tricks, schema=TABLES["tricks"])
 
-    def _plays_batch(self) -> pa.RecordBatch:
+    def _plays_batch(self, buffers: Buffers, keys: Any, counts: Any) -> pa.RecordBatch:
         """The plays rows, built a column at a time: each card's trick columns (keys, trick,
-        leader, winner) repeated from its trick's row, its code, suit, rank and points taken
-        from its deck by id."""
-        tricks = self.columns["tricks"]
-        sizes = np.array(tricks["cards"], dtype=np.int64)
-        of_trick = pa.array(np.repeat(np.arange(len(sizes)), sizes))
-        decks = np.repeat(np.array(self.trick_decks, np.int64), sizes)
-        by_card = pa.array(decks + np.array(self.played["card"], np.int64))
+        leader, winner) repeated from its trick's, its code, suit, rank and points taken from
+        its deck by id."""
+        tricks = buffers.tricks
+        sizes = np.array(tricks["size"], np.int64)
+        trick_keys = _keyed(keys, counts, "trick", 1)
+        of_trick = np.repeat(np.arange(len(sizes)), sizes)
+        by_card = pa.array(
+            np.repeat(np.array(tricks["deck"], np.int64), sizes) + np.array(buffers.played["card"], np.int64)
+        )
         starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
         schema = TABLES["plays"]
 
         def repeated(name: str) -> pa.Array:
-            return pa.array(tricks[name], schema.field(name).type).take(of_trick)
+            return pa.array(tricks[name], schema.field(name).type).take(pa.array(of_trick))
 
         def carded(name: str) -> pa.Array:
             return pa.array(self.cards[name], schema.field(name).type).take(by_card)
 
-        seats = pa.array(self.played["seat"], pa.int8())
+        seats = pa.array(buffers.played["seat"], pa.int8())
         winners = repeated("winner")
         columns = {
-            "game_id": repeated("game_id"),
-            "deal": repeated("deal"),
-            "trick": repeated("trick"),
-            "position": pa.array(np.arange(len(starts)) - starts + 1, pa.int8()),
+            **{name: values[of_trick] for name, values in trick_keys.items()},
+            "position": np.arange(len(starts)) - starts + 1,
             "seat": seats,
             "card": carded("card"),
             "suit": carded("suit"),
             "rank": carded("rank"),
-            "trump": pa.array(self.played["trump"], pa.bool_()),
+            "trump": buffers.played["trump"],
             "leader": repeated("leader"),
             "winner": winners,
             "won": pc.fill_null(pc.equal(seats, winners), False),
             "points": carded("points"),
         }
-        return pa.RecordBatch.from_pydict(columns, schema=schema)
+        return _batch("plays", columns)
 
 
-def _sums(values: Any, sizes: Any, counted: list[bool]) -> pa.Array:
+NO_SUMMARY = DealSummary()
+"""The summary of a deal that was not replayed."""
+
+
+def _batch(table: str, columns: dict[str, Any]) -> pa.RecordBatch:
+    """A table's record batch from its columns (Arrow arrays, NumPy arrays or Python sequences),
+    each made in its schema's type (a value that does not fit is an error, as in `pa.array`)."""
+    schema = TABLES[table]
+    return pa.RecordBatch.from_arrays(
+        [
+            values if isinstance(values, pa.Array) else pa.array(values, field.type)
+            for values, field in ((columns[field.name], field) for field in schema)
+        ],
+        schema=schema,
+    )
+
+
+def _columns(table: str, rows: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """A table's rows buffered as tuples (the deals': `DEAL_SCALARS`) as its columns by name."""
+    names = DEAL_SCALARS if table == "deals" else TABLES[table].names
+    columns = zip(*rows, strict=True) if rows else [()] * len(names)
+    return dict(zip(names, columns, strict=True))
+
+
+def _keyed(keys: Any, counts: Any, name: str, first: int) -> dict[str, Any]:
+    """The game_id and deal of each of the deals' rows in another table (`counts` a deal),
+    and each row's place among its deal's, from `first`, as column `name`."""
+    total = int(counts.sum())
+    starts = np.cumsum(counts) - counts
+    return {
+        "game_id": np.repeat(keys[:, 0], counts),
+        "deal": np.repeat(keys[:, 1], counts),
+        name: np.arange(total) - np.repeat(starts, counts) + first,
+    }
+
+
+def _seats(values: list[Any] | None, seats: int) -> list[float | None]:
+    """A deal's value for each seat, as a float; None for a seat it has none for."""
+    if values is None:
+        return [None] * seats
+    return [float(values[seat]) if seat < len(values) else None for seat in range(seats)]
+
+
+PLAIN_TEXT = r"^(?:[A-Za-z0-9]+(?: [A-Za-z0-9]+)*)?$"
+"""Card groups that `str.split()` and a split at single spaces cut alike (empty ones aside)."""
+
+
+def _split_groups(texts: list[str] | list[str | None]) -> pa.Array:
+    """Card groups written as text (None: a null row) as lists of their codes, as `str.split()`
+    cuts them: by Arrow, a batch at once, when every group is codes separated by single spaces
+    (what canonical form writes), else by Python."""
+    array = pa.array(texts, pa.string())
+    if not pc.all(pc.match_substring_regex(array, PLAIN_TEXT), min_count=0).as_py():
+        return pa.array([None if text is None else text.split() for text in texts], pa.list_(pa.string()))
+    parts = pc.split_pattern(array, " ")
+    codes = parts.flatten()
+    sizes = pc.if_else(pc.equal(array, ""), 0, pc.list_value_length(parts))
+    return _lists(sizes, pc.filter(codes, pc.not_equal(codes, "")))
+
+
+def _sums(values: Any, sizes: Any, counted: Any) -> pa.Array:
     """Each row's sum of its `sizes` values, one row's after another's; null where not `counted`."""
     sums = np.zeros(len(sizes), np.float64)
     filled = sizes > 0
     if filled.any():
         sums[filled] = np.add.reduceat(values, (np.cumsum(sizes) - sizes)[filled])
-    return pa.array(sums, pa.float64(), mask=~np.array(counted, np.bool_))
+    return pa.array(sums, pa.float64(), mask=~np.asarray(counted, np.bool_))
 
 
-def _lists(sizes: list[int | None], values: pa.Array) -> pa.Array:
+def _lists(sizes: list[int | None] | list[int] | pa.Array, values: pa.Array) -> pa.Array:
     """A list column from its values one after the other and each row's length (None: a null
-    row). The tricks table's lists are buffered so, flat (its cards are the plays' cards), rather
-    than as one Python list a trick to build, keep and convert."""
-    offsets = [0, *itertools.accumulate(size or 0 for size in sizes)]
-    nulls = [size is None for size in sizes]
-    mask = pa.array(nulls, pa.bool_()) if any(nulls) else None
+    row): the tables' lists are buffered flat, rather than as one Python list a row to build,
+    keep and convert."""
+    counts = sizes if isinstance(sizes, pa.Array) else pa.array(sizes, pa.int64())
+    offsets = np.concatenate([[0], np.cumsum(pc.fill_null(counts, 0).to_numpy())])
+    mask = counts.is_null() if counts.null_count else None
     return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), values, mask=mask)
-
-
-def _dealt(
-    raw: dict[str, Any], replay: DealReplay | None
-) -> tuple[list[list[str]] | None, list[str] | None, list[str] | None]:
-    """The deal's hands and dog (Karnöffel: its face-up round) as the deals table holds them: as
-    written, with the groups the record leaves out as the replay derived them from the play
-    (`DealReplay.completion`); and the paths of those derived groups, [] when none is, None when
-    the deal could not be replayed."""
-    if replay is None or (replay.state is None and not replay.sheet):
-        derived = None
-    else:
-        derived = list(replay.completion.derived) if replay.completion is not None else []
-    dealt = raw
-    if replay is not None and replay.completion is not None:
-        completed = replay.completion.deal  # a model, or JSON from the fast path's derivation
-        dealt = completed if type(completed) is dict else completed.model_dump(mode="json", exclude_none=True)
-    hands, dog = dealt.get("hands"), dealt.get("dog", dealt.get("faceup"))
-    return (
-        [hand.split() for hand in hands]
-        if type(hands) is list and all(type(h) is str for h in hands)
-        else None,
-        dog.split() if type(dog) is str else None,
-        derived,
-    )
 
 
 SIDES = {True: "declarer", False: "defence"}
@@ -570,9 +683,3 @@ def _number(text: str | None) -> int | None:
     None for a word (`pass`, `garde`); the few values met are worked out once each."""
     found = LEADING_NUMBER.match(text) if text is not None else None
     return int(found.group()) if found is not None else None
-
-
-def _at(values: list[Any] | None, index: int) -> float | None:
-    if values is None or index >= len(values):
-        return None
-    return float(values[index])

@@ -7,6 +7,11 @@ with its unknown groups empty to find who played what, then asks the ruleset to 
 in (`Ruleset.complete`); the engine then replays the completed deal like any other, so every
 check runs as if the cards had been written, and the checks the record leaves without their
 facts are reported as not run (`not_checked`), never as violations.
+
+That blank replay costs about as much as the replay of the completed deal, so the engine first
+asks the game's fast derivation (`guess`: `Ruleset.quick_completed`, over the deal's JSON) and
+replays the deal it completes; when that replay finds every card held by the seat that plays
+it and nothing else (`proven`), the guess was the derivation, and the blank replay is spared.
 """
 
 from __future__ import annotations

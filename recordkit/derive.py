@@ -65,11 +65,9 @@ def guess(
     ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any, data: dict[str, Any] | None = None
 ) -> Completion | None:
     """The game's fast derivation (`Ruleset.quick_completed`) of a deal that leaves dealt cards
-    out, as a completion of the deal model, or None (no guess, or nothing left out). `data` is
-    the deal's parsed JSON when the caller has it (else the model's dump). Only a guess: it
-    stands when the replay of the completed deal proves it (`proven`)."""
-    if not ruleset.unknown(table, deal):
-        return None
+    out (`Ruleset.unknown`, which the caller has asked), as a completion of the deal model, or
+    None. `data` is the deal's parsed JSON when the caller has it (else the model's dump). Only a
+    guess: it stands when the replay of the completed deal proves it (`proven`)."""
     if data is None:
         data = deal.model_dump(mode="json", exclude_none=True)
     quick = ruleset.quick_completed(table, data)

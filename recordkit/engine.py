@@ -71,6 +71,8 @@ def replay_deal(
     dump of the model."""
     if sheets and ruleset.is_sheet(deal):
         return replay_sheet(ruleset, table, deal, before)
+    if not ruleset.unknown(table, deal):  # written whole
+        return replay_completed(ruleset, table, deal, None, before)
     tried = _guessed(ruleset, table, deal, before, data)
     if tried is not None:  # the game's fast guess stands if its replay proves it
         replay = _held(ruleset, tried[1], tried[0])

@@ -177,7 +177,7 @@ def _validate_record(raw: RawRecord, settings: Settings) -> RecordReport:
     report.diagnostics += [from_violation(v, raw.location) for v in problems]
     if table is None:
         return report
-    _replay_deals(ruleset, table, deals, report)
+    _replay_deals(ruleset, table, deals, report, raw.data.get("deals"))
     return report
 
 
@@ -439,9 +439,14 @@ def json_path(loc: tuple[str | int, ...]) -> str:
 
 
 def _replay_deals(
-    ruleset: Ruleset[Any, Any, Any], table: Table, deals: list[Any | None], report: RecordReport
+    ruleset: Ruleset[Any, Any, Any],
+    table: Table,
+    deals: list[Any | None],
+    report: RecordReport,
+    written: Any = None,
 ) -> None:
-    """Replay each deal, then check dealer rotation and running totals across deals."""
+    """Replay each deal, then check dealer rotation and running totals across deals; `written` is
+    the deals as parsed (JSON), which the derivation of the cards a deal leaves out reads."""
     totals: list[int | float] | None = [0] * table.players
     previous_dealer: int | None = None
     previous_state: Any = None
@@ -462,7 +467,7 @@ def _replay_deals(
             report.replays.append(None)
             totals, previous_dealer, previous_state = None, None, None
             continue
-        replay = replay_deal(ruleset, table, deal, totals)
+        replay = replay_deal(ruleset, table, deal, totals, data=_parsed_deal(written, index))
         report.replays.append(replay)
         expected = (
             ruleset.next_dealer(table, previous_dealer, previous_state)
@@ -497,6 +502,12 @@ def _replay_deals(
         totals = _check_totals(ruleset, deal, replay, totals, report, where, index, table.players)
         if ended_after is None and totals is not None and ruleset.game_over(table, totals, previous_state):
             ended_after = index + 1
+
+
+def _parsed_deal(written: Any, index: int) -> dict[str, Any] | None:
+    """Deal `index` of the record's parsed deals, when it is a JSON object."""
+    deal = written[index] if type(written) is list and index < len(written) else None
+    return deal if type(deal) is dict else None
 
 
 def _check_totals(

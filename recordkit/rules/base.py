@@ -445,7 +445,8 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         Completion whose `deal` is the JSON deal with the groups written in, exactly as `derive`
         and `complete` give them; None when not sure (the full derivation then runs). Only a
         guess of who played what: `quick.clean_replays` proves it by the fast path's replay of
-        the completed deal, in which every card must be held by the seat the rules make play it."""
+        the completed deal, and the full replay (`engine.replay_deal`) by its own, in which every
+        card must be held by the seat the rules make play it (else `derive` runs)."""
         return None
 
     def quick_unplayed(

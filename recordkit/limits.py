@@ -24,13 +24,14 @@ MAX_KEYS = 1_000
 Path = tuple[str | int, ...]
 
 
-def within_limits(data: Any) -> bool:
+def within_limits(data: Any, text: bytes | None = None) -> bool:
     """Whether no text, list or object of a parsed record is longer than the format allows: the
-    record, else each deal, settled by its compact JSON when that is short (`_short`), and only
-    what is not walked over its containers, without building a path."""
+    record, else each deal, settled by its JSON when that is short (`short_text`: the `text` it
+    was parsed from when given, else its compact JSON), and only what is not walked over its
+    containers, without building a path."""
     if type(data) is not dict and type(data) is not list:
         return True
-    if _short(data):
+    if (text is not None and short_text(text)) or _short(data):
         return True
     stack = [data]
     if type(data) is dict and type(data.get("deals")) is list:
@@ -44,14 +45,20 @@ def within_limits(data: Any) -> bool:
 
 
 def _short(node: dict[str, Any] | list[Any]) -> bool:
-    """True when a list or object is within the limits by its compact JSON alone: a text there has
-    no more characters than that JSON's bytes, and a list of n items or an object of n keys
-    writes n - 1 commas of its own, so under `MAX_TEXT` bytes and `MAX_ITEMS` commas nothing in it
-    can be too long. False when that does not settle it (or orjson cannot write it)."""
+    """True when a list or object is within the limits by its compact JSON alone (`short_text`);
+    False when that does not settle it (or orjson cannot write it)."""
     try:
         text = orjson.dumps(node)
     except TypeError:  # orjson.JSONEncodeError: too deep, a number over 64 bits, a key not text
         return False
+    return short_text(text)
+
+
+def short_text(text: bytes) -> bool:
+    """True when the value of a JSON text (UTF-8) is within the limits by the text alone: a text
+    in it has no more characters than its bytes there, and a list of n items or an object of n
+    keys writes n - 1 commas of its own, so under `MAX_TEXT` bytes and `MAX_ITEMS` commas nothing
+    in it can be too long."""
     return len(text) <= MAX_TEXT and text.count(b",") < MAX_ITEMS
 
 

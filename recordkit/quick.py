@@ -42,11 +42,12 @@ def clean_deals(data: Any, game: str | None = None) -> int | None:
     return None if deals is None else len(deals)
 
 
-def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
+def clean_replays(data: Any, game: str | None = None, text: bytes | None = None) -> list[QuickDeal] | None:
     """Each deal of a parsed record as the fast path replayed it, when the full validation would
-    find nothing wrong with the record (expecting `game` when given); else None."""
+    find nothing wrong with the record (expecting `game` when given; `text`: the JSON it was
+    parsed from, when known, which spares the limits a walk); else None."""
     deals = data.get("deals", []) if type(data) is dict else None
-    if type(deals) is not list or not within_limits(data):
+    if type(deals) is not list or not within_limits(data, text):
         return None
     header = clean_header(data, game)
     if header is None:

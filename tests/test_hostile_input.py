@@ -3,6 +3,7 @@ archives in folders; none may raise, hold a whole file in memory, or hide the re
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
@@ -234,7 +235,13 @@ small_records = st.dictionaries(small_texts, small_values, max_size=4).flatmap(
 @settings(max_examples=400, deadline=None)
 @given(small_records | st.lists(small_values, max_size=5))
 def test_within_limits_is_the_walk_that_names_each_place_over_them(data: object) -> None:
-    """format.limits: the quick test a record or deal's short JSON settles agrees with `oversized`,
-    the walk that names each place over the limits, on records and lists on both sides of every limit."""
+    """format.limits: the quick test a record or deal's short JSON settles (its own compact JSON,
+    or the text it was read from, compact or indented) agrees with `oversized`, the walk that
+    names each place over the limits, on records and lists on both sides of every limit."""
     with mock.patch.multiple(limits, **LIMITED):
-        assert limits.within_limits(data) == (not limits.oversized(data))
+        expected = not limits.oversized(data)
+        assert limits.within_limits(data) == expected
+        for option in (None, orjson.OPT_INDENT_2):
+            with contextlib.suppress(TypeError):  # a value no JSON text read by orjson holds
+                text = orjson.dumps(data, option=option)
+                assert limits.within_limits(data, text) == expected

@@ -1,6 +1,7 @@
 """The value limits of the format (spec/FORMAT.md, "Limits"): how long a text, a list and an
 object of a record may be, checked on the parsed JSON before the record's model is built, so that
-a hostile size costs a walk over what was read and nothing more.
+a hostile size costs a walk over what was read and nothing more. A record or deal whose JSON
+is short enough is settled without the walk.
 
 A card group's own limit (`model.MAX_CARDS`) is checked by the model before the group is split.
 """
@@ -8,6 +9,8 @@ A card group's own limit (`model.MAX_CARDS`) is checked by the model before the 
 from __future__ import annotations
 
 from typing import Any
+
+import orjson
 
 MAX_TEXT = 10_000
 """Characters in any text of a record: a name, a comment, a card group, a key."""
@@ -21,16 +24,46 @@ MAX_KEYS = 1_000
 Path = tuple[str | int, ...]
 
 
-def within_limits(data: Any) -> bool:
-    """Whether no text, list or object of a parsed record is longer than the format allows: one
-    walk over the containers, without building a path (the common case costs little)."""
+def within_limits(data: Any, text: bytes | None = None) -> bool:
+    """Whether no text, list or object of a parsed record is longer than the format allows: the
+    record, else each deal, settled by its JSON when that is short (`short_text`: the `text` it
+    was parsed from when given, else its compact JSON), and only what is not walked over its
+    containers, without building a path."""
     if type(data) is not dict and type(data) is not list:
+        return True
+    if (text is not None and short_text(text)) or _short(data):
         return True
     stack = [data]
     if type(data) is dict and type(data.get("deals")) is list:
         if len(data["deals"]) > MAX_DEALS:
             return False
-        stack = [{**data, "deals": None}, *(deal for deal in data["deals"] if type(deal) in (dict, list))]
+        stack = [
+            {**data, "deals": None},
+            *(deal for deal in data["deals"] if type(deal) in (dict, list) and not _short(deal)),
+        ]
+    return _walk(stack)
+
+
+def _short(node: dict[str, Any] | list[Any]) -> bool:
+    """True when a list or object is within the limits by its compact JSON alone (`short_text`);
+    False when that does not settle it (or orjson cannot write it)."""
+    try:
+        text = orjson.dumps(node)
+    except TypeError:  # orjson.JSONEncodeError: too deep, a number over 64 bits, a key not text
+        return False
+    return short_text(text)
+
+
+def short_text(text: bytes) -> bool:
+    """True when the value of a JSON text (UTF-8) is within the limits by the text alone: a text
+    in it has no more characters than its bytes there, and a list of n items or an object of n
+    keys writes n - 1 commas of its own, so under `MAX_TEXT` bytes and `MAX_ITEMS` commas nothing
+    in it can be too long."""
+    return len(text) <= MAX_TEXT and text.count(b",") < MAX_ITEMS
+
+
+def _walk(stack: list[Any]) -> bool:
+    """Whether no text, list or object in or under the lists and objects of `stack` is too long."""
     while stack:
         node = stack.pop()
         if type(node) is dict:

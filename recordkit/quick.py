@@ -12,17 +12,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
+import orjson
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from recordkit.derive import derive
 from recordkit.diagnostics import Severity
 from recordkit.engine import replay_completed, replay_sheet
 from recordkit.games import RULESETS
 from recordkit.limits import within_limits
-from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, parse_version
+from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.rules.base import Completion, QuickDeal, Ruleset, Table
 
 _NUMBER = frozenset({int, float})
+_SCORES = frozenset({"scores"})
+HEADERS_KEPT = 64
+"""The most headers whose verdict `clean_header` keeps (all are forgotten when it is full)."""
+_HEADERS: dict[bytes, Table | None] = {}
+"""The table of each header seen (its JSON without the deals and `meta`), or None if refused."""
+_META: TypeAdapter[Any] = TypeAdapter(
+    RecordBase.model_fields["meta"].annotation, config=ConfigDict(strict=True)
+)
+"""The record model's own validation of the `meta` tags (`Strict` models are strict)."""
 
 
 def clean_deals(data: Any, game: str | None = None) -> int | None:
@@ -32,11 +42,12 @@ def clean_deals(data: Any, game: str | None = None) -> int | None:
     return None if deals is None else len(deals)
 
 
-def clean_replays(data: Any, game: str | None = None) -> list[QuickDeal] | None:
+def clean_replays(data: Any, game: str | None = None, text: bytes | None = None) -> list[QuickDeal] | None:
     """Each deal of a parsed record as the fast path replayed it, when the full validation would
-    find nothing wrong with the record (expecting `game` when given); else None."""
+    find nothing wrong with the record (expecting `game` when given; `text`: the JSON it was
+    parsed from, when known, which spares the limits a walk); else None."""
     deals = data.get("deals", []) if type(data) is dict else None
-    if type(deals) is not list or not within_limits(data):
+    if type(deals) is not list or not within_limits(data, text):
         return None
     header = clean_header(data, game)
     if header is None:
@@ -143,7 +154,35 @@ def _ruleset(data: Any, game: str | None) -> Ruleset[Any, Any, Any] | None:
 
 
 def _table(ruleset: Ruleset[Any, Any, Any], data: dict[str, Any]) -> Table | None:
-    """The table of a record whose header (all but the deals) the schema and the rules accept."""
+    """The table of a record whose header (all but the deals) the schema and the rules accept.
+    The verdict on all of it but its free-form `meta` is kept by the exact JSON of that part
+    (`_HEADERS`), since a file's records nearly always share it; `meta`, whose tags differ from
+    record to record, is validated on its own by the record model's own type of it."""
+    try:
+        key = orjson.dumps(
+            {name: value for name, value in data.items() if name != "deals" and name != "meta"}
+        )
+    except TypeError:  # orjson.JSONEncodeError: not what orjson writes, so not kept
+        return _header_table(ruleset, data)
+    if key in _HEADERS:
+        table = _HEADERS[key]
+    else:
+        if len(_HEADERS) >= HEADERS_KEPT:
+            _HEADERS.clear()
+        table = _HEADERS[key] = _header_table(
+            ruleset, {name: value for name, value in data.items() if name != "meta"}
+        )
+    if table is None or "meta" not in data:
+        return table
+    try:
+        _META.validate_python(data["meta"])
+    except ValidationError:
+        return None
+    return table
+
+
+def _header_table(ruleset: Ruleset[Any, Any, Any], data: dict[str, Any]) -> Table | None:
+    """The table of a record's header, validated by the record model, when the rules accept it."""
     try:
         header = ruleset.Record.model_validate({**data, "deals": []})
     except ValidationError:
@@ -161,29 +200,24 @@ def _totals_after(
     """The running totals after a deal whose written result and totals match the rules' scores
     (a deal the rules do not score: its written scores, as the full validation takes them);
     None when either differs, or when a deal that scores has no result (a warning). Fields of the
-    result other than the scores are the game's `quick_result_fields`, which its `quick_deal` checks."""
+    result other than the scores are the game's `quick_result_fields`, which its `quick_deal` checks.
+    A JSON value equal to a list of numbers is a list of numbers or of true and false (True == 1),
+    so the written lists are compared first and then held to have no bool."""
     result = deal.get("result")
     if result is not None:
-        extra = result.keys() - {"scores"} if type(result) is dict else None
-        if (
-            extra is None
-            or not ruleset.quick_result_fields.issuperset(extra)
-            or not _numbers(result.get("scores"))
+        written = result.get("scores") if type(result) is dict else None
+        if type(written) is not list or (
+            len(result) > 1 and not ruleset.quick_result_fields.issuperset(result.keys() - _SCORES)
         ):
             return None
-        if scores is None and len(result["scores"]) == len(before):
-            scores = result["scores"]
-        if result["scores"] != scores:
+        if scores is None and len(written) == len(before) and _NUMBER.issuperset(map(type, written)):
+            scores = written
+        if written != scores or bool in map(type, written):
             return None
     if scores is None or (result is None and any(scores)):
         return None
     expected = [total + score for total, score in zip(before, scores, strict=True)]
-    written = deal.get("totals")
-    if written is None:
+    totals = deal.get("totals")
+    if totals is None:
         return expected
-    return written if _numbers(written) and written == expected else None
-
-
-def _numbers(value: Any) -> bool:
-    """A JSON list of numbers (bools, which Python counts as ints, are not)."""
-    return type(value) is list and _NUMBER.issuperset(map(type, value))
+    return totals if totals == expected and bool not in map(type, totals) else None

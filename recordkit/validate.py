@@ -24,7 +24,7 @@ from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase,
 from recordkit.quick import clean_replays
 from recordkit.raw import nesting_error, too_deep
 from recordkit.rules.base import QuickDeal, Ruleset, Table
-from recordkit.sources import RawRecord, Source, parsed, raw_records
+from recordkit.sources import RawLine, RawRecord, Source, parsed, raw_records
 from recordkit.wording import did_you_mean, explain
 
 
@@ -101,7 +101,7 @@ def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:
     raw = parsed(item)
     if isinstance(raw, Diagnostic):
         return unreadable(raw)
-    deals = clean_replays(raw.data, settings.game)
+    deals = clean_replays(raw.data, settings.game, item.text if isinstance(item, RawLine) else None)
     if deals is not None:
         found = _notes(raw, deals)
         if raw.places is not None:  # a record read from the notation (spec/NOTATION.md)

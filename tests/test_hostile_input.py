@@ -3,6 +3,7 @@ archives in folders; none may raise, hold a whole file in memory, or hide the re
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import recordkit
-from recordkit import jsonread
+from recordkit import jsonread, limits
 from recordkit.archive import to_archive
 from recordkit.cli import app
 from recordkit.jsonread import MAX_RECORD_BYTES, json_file_records
@@ -216,3 +217,31 @@ def test_written_files_get_the_usual_mode(tmp_path: Path) -> None:
         assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o640
     finally:
         os.umask(umask)
+
+
+LIMITED = {"MAX_TEXT": 12, "MAX_ITEMS": 3, "MAX_DEALS": 5, "MAX_KEYS": 3}
+"""Limits small enough for generated values to cross each of them (format.limits)."""
+small_texts = st.text(max_size=16) | st.sampled_from(["", "é" * 12, "é" * 13, '"' * 7, "\\" * 7])
+small_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | small_texts,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(small_texts, inner, max_size=5),
+    max_leaves=40,
+)
+small_records = st.dictionaries(small_texts, small_values, max_size=4).flatmap(
+    lambda header: st.lists(small_values, max_size=7).map(lambda deals: {**header, "deals": deals})
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(small_records | st.lists(small_values, max_size=5))
+def test_within_limits_is_the_walk_that_names_each_place_over_them(data: object) -> None:
+    """format.limits: the quick test a record or deal's short JSON settles (its own compact JSON,
+    or the text it was read from, compact or indented) agrees with `oversized`, the walk that
+    names each place over the limits, on records and lists on both sides of every limit."""
+    with mock.patch.multiple(limits, **LIMITED):
+        expected = not limits.oversized(data)
+        assert limits.within_limits(data) == expected
+        for option in (None, orjson.OPT_INDENT_2):
+            with contextlib.suppress(TypeError):  # a value no JSON text read by orjson holds
+                text = orjson.dumps(data, option=option)
+                assert limits.within_limits(data, text) == expected

@@ -17,6 +17,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from recordkit import quick
 from recordkit.archive.convert import archive_records, rows_of, to_archive
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
@@ -123,6 +124,62 @@ def changed(value: Any, data: st.DataObject, ruleset: Ruleset[Any, Any, Any]) ->
     if isinstance(value, list):
         return data.draw(st.sampled_from([value[:-1], value + value[-1:], value[::-1], [], None]))
     return data.draw(st.sampled_from([{}, None, []]))
+
+
+@PROPERTY
+@given(games, st.sampled_from(["scores", "totals"]), st.data())
+def test_a_score_or_total_written_as_true_or_false_is_left_to_the_full_path(
+    game: Any, where: str, data: st.DataObject
+) -> None:
+    """format.schema: a number is not true or false, though Python holds True == 1 and False == 0,
+    so a written score or running total of 0 or 1 turned into a bool is never proven clean."""
+    record = play(game)
+    places = [
+        (numbers, index)
+        for deal in record.get("deals", [])
+        for numbers in [deal.get("result", {}).get("scores") if where == "scores" else deal.get("totals")]
+        for index, value in enumerate(numbers or [])
+        if value in (0, 1)
+    ]
+    if not places:
+        return
+    numbers, index = data.draw(st.sampled_from(places))
+    numbers[index] = bool(numbers[index])
+    assert clean_deals(record) is None
+    assert codes_of(record)
+
+
+meta_values = st.one_of(
+    st.text(max_size=3),
+    st.booleans(),
+    st.none(),
+    st.integers(),
+    st.floats(),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@MANY
+@given(games, st.data())
+def test_a_header_verdict_kept_by_its_json_is_the_record_models(game: Any, data: st.DataObject) -> None:
+    """format.schema: `clean_header` keeps the verdict on a header but its `meta` by that part's
+    JSON and validates `meta` apart; after headers that share the kept part, each changed once
+    anywhere or given other tags, its verdict and table are the record model's on the whole."""
+    record = play(game, deals=1)
+    if not record:
+        return
+    header = {key: value for key, value in record.items() if key != "deals"}
+    for _ in range(4):
+        changed_header = orjson.loads(orjson.dumps(header))
+        if data.draw(st.booleans()):
+            mutate(changed_header, data, game[0])
+        else:
+            changed_header["meta"] = data.draw(st.dictionaries(st.text(max_size=3), meta_values, max_size=3))
+        ruleset = quick._ruleset(changed_header, None)
+        expected = None if ruleset is None else quick._header_table(ruleset, changed_header)
+        for _ in range(2):  # the second time from what was kept
+            found = quick.clean_header({**changed_header, "deals": []})
+            assert (None if found is None else found[1]) == expected
 
 
 def _codes(ruleset: Ruleset[Any, Any, Any]) -> list[str]:

@@ -29,7 +29,7 @@ def card_ids(deck_ids: CardIds, text: Any) -> list[int] | None:
     if type(text) is not str:
         return None
     try:
-        return [deck_ids[code] for code in text.split(" ")]
+        return list(map(deck_ids.__getitem__, text.split(" ")))
     except KeyError:
         return None
 
@@ -55,9 +55,7 @@ def group_masks(deck_bits: CardBits, texts: list[Any], sizes: list[int]) -> list
         masks = [sum(map(deck_bits.__getitem__, text.split(" "))) for text in texts]
     except KeyError:
         return None
-    if any(mask.bit_count() != size for mask, size in zip(masks, sizes, strict=True)):
-        return None
-    return masks
+    return masks if list(map(int.bit_count, masks)) == sizes else None
 
 
 def tricks(deck_ids: CardIds, entries: list[Any], size: int) -> list[ReadTrick] | None:

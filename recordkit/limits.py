@@ -35,7 +35,9 @@ def within_limits(data: Any, text: bytes | None = None) -> bool:
         return True
     stack = [data]
     if type(data) is dict and type(data.get("deals")) is list:
-        if len(data["deals"]) > MAX_DEALS:
+        if len(data["deals"]) > MAX_DEALS or any(
+            type(deal) is str and len(deal) > MAX_TEXT for deal in data["deals"]
+        ):  # a deal written as a text is a text of the record, too
             return False
         stack = [
             {**data, "deals": None},

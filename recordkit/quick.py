@@ -58,7 +58,10 @@ def clean_replays(data: Any, game: str | None = None, text: bytes | None = None)
     for index, deal in enumerate(deals):
         if type(deal) is not dict:
             return None
-        found = ruleset.quick_deal(table, deal, totals) or _quick_derived(ruleset, table, deal, totals)
+        if "hands" not in deal and deal.get("tricks"):  # played, its hands left out: derived first
+            found = _quick_derived(ruleset, table, deal, totals) or ruleset.quick_deal(table, deal, totals)
+        else:
+            found = ruleset.quick_deal(table, deal, totals) or _quick_derived(ruleset, table, deal, totals)
         if found is None:
             return None
         if replays and found.dealer != ruleset.next_dealer(table, replays[-1].dealer, replays[-1].state):

@@ -127,7 +127,7 @@ def _notes(raw: RawRecord, deals: list[QuickDeal]) -> list[Diagnostic]:
         ]
         if deal.completion is not None and deal.completion.unchecked:  # a note with no place of its own
             note = not_checked(ruleset, deal.completion)
-            where = replace(raw.location, deal=index + 1, path=f"deals[{index}]")
+            where = raw.location.at_deal(index + 1, f"deals[{index}]")
             found.append(Diagnostic(note.code, note.severity, note.message, where, note.rule, note.expected))
     return found
 

@@ -90,7 +90,7 @@ def _quick_derived(
             return found
     guessed = ruleset.quick_completed(table, deal)
     if guessed is not None:
-        found = ruleset.quick_deal(table, guessed.deal, before, guessed)
+        found = ruleset.quick_deal(table, guessed.sketch, before, guessed)
         if found is not None:
             return _with(found, guessed)
     try:

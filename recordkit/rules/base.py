@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -141,6 +141,48 @@ class Completion:
     """A fast derivation's reading of the completed deal's cards, which its text says exactly: the
     dealt groups as bitmasks (in the order the game's `quick_deal` reads them) and each trick's
     card ids, so that the fast replay need not read them back; None when not given."""
+
+    @property
+    def sketch(self) -> Any:
+        """The completed deal as the fast replay reads it: `deal`, but for a `Deferred` completion
+        without the derived groups' texts, which `read` makes needless."""
+        return self.deal
+
+
+class Deferred(Completion):
+    """A fast derivation's completion whose derived groups' texts are written into `deal` only
+    when it is first read (by a conversion, a viewer, a comparison): proving the deal needs only
+    `read`, so a validation writes no text. `texts` writes them into the deal's JSON."""
+
+    __slots__ = ("_deal", "_texts")
+
+    def __init__(
+        self,
+        sketch: dict[str, Any],
+        texts: Callable[[dict[str, Any]], None],
+        derived: list[str],
+        unchecked: dict[tuple[str, int | None], str],
+        read: tuple[list[int], list[list[int]]],
+    ) -> None:
+        self._deal: dict[str, Any] = sketch
+        self._texts: Callable[[dict[str, Any]], None] | None = texts
+        self.derived, self.unchecked, self.played_twice, self.read = derived, unchecked, {}, read
+
+    @property
+    def deal(self) -> Any:
+        """The completed deal's JSON, its derived texts written in on first reading."""
+        if self._texts is not None:
+            self._texts(self._deal)
+            self._texts = None
+        return self._deal
+
+    @deal.setter
+    def deal(self, value: Any) -> None:
+        self._deal, self._texts = value, None
+
+    @property
+    def sketch(self) -> Any:
+        return self._deal
 
 
 class DealLike(Protocol):

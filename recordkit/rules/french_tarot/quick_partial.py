@@ -17,13 +17,14 @@ The guess is proven by the fast replay of the completed deal (`recordkit.quick`)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, QuickDeal, Table
+from recordkit.rules.base import Action, Completion, Deferred, QuickDeal, Table
 from recordkit.rules.french_tarot import announcements, contract, partial, quick
 from recordkit.rules.french_tarot.cards import BITS, DECK, FULL_DECK, HAND_SIZES
 from recordkit.rules.french_tarot.play import winning_index
@@ -92,16 +93,15 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         by_seat[seat] if hand is None else _mask(hand) for seat, hand in enumerate(written)
     ]
     taker = state.taker
-    for seat in range(n):
-        if written[seat] is None and not (dog_taken and seat == taker):
-            hands[seat] = _format(masks[seat])
+    later = [seat for seat in range(n) if written[seat] is None and not (dog_taken and seat == taker)]
     unchecked: dict[tuple[str, int | None], str] = {}
+    dog_later = False  # the dog's text written later, from `dog_mask`
     if not dog_taken:
         dog_mask = unplayed if dog is None else _mask(dog)
-        dog = dog if dog is not None else _format(unplayed)
+        dog_later = dog is None
     else:
         assert taker is not None
-        laid = _format(unplayed)  # what nobody played: the discard
+        laid = _format(unplayed)  # what nobody played: the discard, whose text the proof reads
         discard = laid if discard is None else discard
         kept = by_seat[taker] | unplayed  # his hand and the dog
         hand = written[taker]
@@ -109,21 +109,38 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
             dog_mask = _mask(dog)
             if hand is None:
                 masks[taker] = kept & ~dog_mask
-                hands[taker] = _format(masks[taker])
+                later.append(taker)
         elif hand is not None:
             dog_mask = kept & ~masks[taker]
-            dog = _format(dog_mask)
+            dog_later = True
         else:
             dog_mask, unchecked = partial._split(table, _misere_deal(table, deal), state, kept, unplayed)
             masks[taker] = kept & ~dog_mask
-            hands[taker] = _format(masks[taker])
-            dog = laid if dog_mask == unplayed else _format(dog_mask)
+            later.append(taker)
+            if dog_mask == unplayed:
+                dog = laid
+            else:
+                dog_later = True
     out = {key: value for key, value in deal.items() if value is not None}
     out.update(hands=hands, dog=dog, status="played")
     out.setdefault("announcements", [])
     if discard is not None:
         out["discard"] = discard
-    return Completion(out, derived, unchecked, read=([*masks, dog_mask], tricks))
+    groups: list[tuple[int | None, int]] = [(seat, masks[seat]) for seat in later]
+    if dog_later:
+        groups.append((None, dog_mask))
+    return Deferred(
+        out, functools.partial(_write_groups, groups), derived, unchecked, ([*masks, dog_mask], tricks)
+    )
+
+
+def _write_groups(groups: list[tuple[int | None, int]], deal: dict[str, Any]) -> None:
+    """Write the texts of the derived groups (a seat's hand, or None: the dog) into a deal's JSON."""
+    for seat, mask in groups:
+        if seat is None:
+            deal["dog"] = _format(mask)
+        else:
+            deal["hands"][seat] = _format(mask)
 
 
 def unplayed(table: Table, deal: dict[str, Any], score: Score) -> QuickDeal | None:

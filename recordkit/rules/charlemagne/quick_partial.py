@@ -12,11 +12,12 @@ written as objects, a claim, a deal not played out, nobody bidding) give None.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, PlayedTrick, QuickDeal, Table
+from recordkit.rules.base import Action, Completion, Deferred, PlayedTrick, QuickDeal, Table
 from recordkit.rules.charlemagne import flow, partial, quick
 from recordkit.rules.charlemagne.auction import end_auction, winning_call
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
@@ -83,14 +84,30 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     groups, derived, unchecked = found
     out = {"status": "played", **deal}
     masks = [groups.get(path, 0) for path in HANDS]
-    out["hands"] = [_format(mask) for mask in masks]
+    out["hands"] = [None] * PLAYERS  # the hands' and the kitty's texts when read: the proof reads `read`
+    later: list[tuple[str, int]] = [(path, mask) for path, mask in zip(HANDS, masks, strict=True)]
     for name in GROUPS:
         if name in groups and name not in deal:
-            out[name] = _format(groups[name])
+            if name == "kitty":
+                out[name] = None
+                later.append((name, groups[name]))
+            else:  # a discard, whose text the proof reads
+                out[name] = _format(groups[name])
             if name not in derived:
                 derived.append(name)
     tricks = [trick for trick, _, _ in read]
-    return Completion(out, derived, unchecked, read=([*masks, groups.get("kitty", 0)], tricks))
+    read_groups = ([*masks, groups.get("kitty", 0)], tricks)
+    return Deferred(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
+
+
+def _write_groups(groups: list[tuple[str, int]], deal: dict[str, Any]) -> None:
+    """Write the texts of the derived groups (by path: `hands[seat]`, `kitty`) into a deal's JSON."""
+    hands = deal["hands"]
+    for path, mask in groups:
+        if path == "kitty":
+            deal["kitty"] = _format(mask)
+        else:
+            hands[HANDS.index(path)] = _format(mask)
 
 
 def unplayed(table: Table, deal: dict[str, Any], turn: TurnOf, score: Score) -> QuickDeal | None:

@@ -12,12 +12,13 @@ passed out, gives None, and the full derivation (`recordkit.derive`) runs.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, Table
+from recordkit.rules.base import Action, Completion, Deferred, Table
 from recordkit.rules.joffre.auction import take_bid
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for
 from recordkit.rules.joffre.play import set_trump, winning_index
@@ -51,25 +52,29 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     if read is None:
         return None
     played, tricks = read
-    completion = completed_hands(table, dumped, played, card_bits(n))
-    if completion is not None and deal.get("hands") is None:  # every hand derived from `played`
-        completion.read = ([sum(1 << card for card in cards) for cards in played], tricks)
-    return completion
+    if dumped.get("hands") is None:  # the usual tricks-only deal: every hand derived, its text when read
+        masks = [sum(1 << card for card in cards) for cards in played]
+        texts = functools.partial(_write_hands, table.deck.codes, played)
+        return Deferred({**dumped, "hands": [None] * n}, texts, list(HAND_PATHS[:n]), {}, (masks, tricks))
+    return completed_hands(table, dumped, played, card_bits(n))
+
+
+def _write_hands(codes: Sequence[str], played: Sequence[Sequence[int]], deal: dict[str, Any]) -> None:
+    """Write each hand into a deal's JSON as the cards its seat played, in deck order."""
+    deal["hands"] = [" ".join([codes[card] for card in sorted(cards)]) for cards in played]
 
 
 def completed_hands(
     table: Table, deal: dict[str, Any], played: Sequence[Sequence[int]], deck_bits: fastread.CardBits
 ) -> Completion | None:
     """`base.complete_hands` on parsed JSON, for a deal whose every card was played (`played`: the
-    cards each seat played): each hand left out (every one without `hands`, else each null) is
-    the cards its seat played, in deck order; None when no hand is left out, or a written one is
-    not a hand of canonical codes (`deck_bits`). `deal` must be otherwise as the model dumps it."""
+    cards each seat played), which writes some hands: each one left out (null) is the cards its
+    seat played, in deck order; None when no hand is left out, or a written one is not a hand of
+    canonical codes (`deck_bits`). `deal` must be otherwise as the model dumps it. A deal that
+    writes no hand is completed by `quick_completed` itself, its texts deferred."""
     n = table.players
     codes = table.deck.codes
     hands = deal.get("hands")
-    if hands is None:  # the usual tricks-only deal
-        completed = [" ".join([codes[card] for card in sorted(cards)]) for cards in played]
-        return Completion({**deal, "hands": completed}, list(HAND_PATHS[:n]))
     if type(hands) is not list or len(hands) != n:
         return None
     size = len(codes) // n

@@ -10,6 +10,7 @@ completed deal, so a wrong guess can only cost time; these tests say it is never
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from recordkit.engine import replay_deal
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.quick import clean_deals, clean_replays
-from recordkit.rules.base import Ruleset, Table
+from recordkit.rules.base import Deferred, Ruleset, Table
 from tests.helpers import diagnostics_of, file_codes
 from tests.test_properties import PROPERTY, games, play
 
@@ -83,6 +84,31 @@ def test_a_fast_derivation_is_the_full_one(game: Any) -> None:
         assert fast.unchecked == full.unchecked
         if fast.read is not None:
             assert fast.read == _read(table, game[0].name, fast.deal)
+
+
+@PROPERTY
+@given(games)
+def test_a_deferred_completion_proves_as_its_written_deal(game: Any) -> None:
+    """format.partial: a fast derivation that defers its texts (`base.Deferred`) is proven from
+    its sketch as from the deal with every text written, keeps the same fields, survives pickling
+    (`--jobs`, Dask) and writes its texts once, into the deal it was built on."""
+    ruleset = game[0]
+    table, _ = ruleset.table(ruleset.Options.model_validate(game[2]), game[1])
+    before = [0] * game[1]
+    for fast, _full in _completions(game):
+        if not isinstance(fast, Deferred):
+            continue
+        sketch = copy.deepcopy(fast.sketch)
+        copied = pickle.loads(pickle.dumps(fast))
+        proven = ruleset.quick_deal(table, sketch, before, fast)
+        written = fast.deal
+        assert written is fast.sketch and written.keys() == sketch.keys()
+        assert None not in written["hands"] and None not in written.values()
+        again = ruleset.quick_deal(table, written, before, fast)
+        assert (proven is None) == (again is None)
+        if proven is not None and again is not None:
+            assert proven.scores == again.scores
+        assert copied.deal == written
 
 
 DEALT_GROUPS = {"french-tarot": ["dog"], "charlemagne": ["kitty"]}

@@ -18,12 +18,13 @@ replay takes once it has held each card to the seat that played it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
-from recordkit.rules.base import Completion, PlayedTrick, Table
+from recordkit.rules.base import Completion, Deferred, PlayedTrick, Table
 from recordkit.rules.karnoffel import quick
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners
@@ -36,19 +37,33 @@ from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
 NOTES = ("comment", "time")
 INT = frozenset({int})
 BITS = [1 << card for card in range(52)]
+HAND_PATHS = tuple(f"hands[{seat}]" for seat in range(8))
+"""The path of each seat's hand, as `Completion.derived` names a derived one (at most 8 players)."""
 """Each card id's bit."""
 CALLS_SET = frozenset(CALLS)
 WHOLE: dict[str, list[int]] = {"scores": []}
 """A result that says nothing beyond the scores: the only form the record model writes back as read."""
 
 
-@dataclass(slots=True)
-class Replayed(Completion):
+class Replayed(Deferred):
     """A fast derivation's completion with the play it found (one pass for both): its state after
-    `end_trick` of each trick, which the fast replay (`quick._held`) takes once it holds every card
-    to the seat that played it; None when no card is played."""
+    `end_trick` of each trick (`play`), which the fast replay (`quick._held`) takes once it holds
+    every card to the seat that played it; None when no card is played. The derived hands' texts
+    are written when the deal is first read."""
 
-    play: KarnoffelState | None = None
+    __slots__ = ("play",)
+
+    def __init__(
+        self,
+        sketch: dict[str, Any],
+        texts: Callable[[dict[str, Any]], None],
+        derived: list[str],
+        unchecked: dict[tuple[str, int | None], str],
+        read: tuple[list[int], list[list[int]]],
+        play: KarnoffelState | None,
+    ) -> None:
+        super().__init__(sketch, texts, derived, unchecked, read)
+        self.play = play
 
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -90,24 +105,32 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     ups = [0] * n
     for seat, card in zip(owners(dealer, n, faceup), faceup, strict=True):
         ups[seat] = card
-    codes = cards.deck.codes
     hands: list[str | None] = [text for text, _mask in written]
     masks = [mask for _text, mask in written]
     paths: list[str] = []
     unchecked: dict[tuple[str, int | None], str] = {}
+    later: list[tuple[int, list[int]]] = []  # each derived hand's cards, its text written when read
     for seat, (text, _mask) in enumerate(written):
         if text is not None:
             continue
         mine = sorted(set(played[seat]) - {ups[seat]})
-        hands[seat] = " ".join(map(codes.__getitem__, mine))
+        later.append((seat, mine))
         masks[seat] = sum(map(BITS.__getitem__, mine))
         if played[seat]:
-            paths.append(f"hands[{seat}]")
+            paths.append(HAND_PATHS[seat])
         if len(mine) < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
     completed = {**deal, "hands": hands, "proposals": words, "tricks": tricks, "status": "played"}
     trick_ids = [cards for cards, _leader, _winner in read]
-    return Replayed(completed, paths, unchecked, read=(masks, trick_ids), play=play)
+    texts = functools.partial(_write_hands, cards.deck.codes, later)
+    return Replayed(completed, texts, paths, unchecked, (masks, trick_ids), play)
+
+
+def _write_hands(codes: Sequence[str], hands: list[tuple[int, list[int]]], deal: dict[str, Any]) -> None:
+    """Write each derived hand (a seat and its cards in deck order) into a deal's JSON."""
+    written = deal["hands"]
+    for seat, cards in hands:
+        written[seat] = " ".join(map(codes.__getitem__, cards))
 
 
 def _bare(windows: Any) -> bool:

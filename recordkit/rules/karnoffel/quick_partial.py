@@ -19,7 +19,7 @@ replay takes once it has held each card to the seat that played it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from recordkit.model import POINTS_LIMIT
@@ -52,18 +52,7 @@ class Replayed(Deferred):
     are written when the deal is first read."""
 
     __slots__ = ("play",)
-
-    def __init__(
-        self,
-        sketch: dict[str, Any],
-        texts: Callable[[dict[str, Any]], None],
-        derived: list[str],
-        unchecked: dict[tuple[str, int | None], str],
-        read: tuple[list[int], list[list[int]]],
-        play: KarnoffelState | None,
-    ) -> None:
-        super().__init__(sketch, texts, derived, unchecked, read)
-        self.play = play
+    play: KarnoffelState | None
 
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -123,7 +112,9 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     completed = {**deal, "hands": hands, "proposals": words, "tricks": tricks, "status": "played"}
     trick_ids = [cards for cards, _leader, _winner in read]
     texts = functools.partial(_write_hands, cards.deck.codes, later)
-    return Replayed(completed, texts, paths, unchecked, (masks, trick_ids), play)
+    completion = Replayed(completed, texts, paths, unchecked, (masks, trick_ids))
+    completion.play = play
+    return completion
 
 
 def _write_hands(codes: Sequence[str], hands: list[tuple[int, list[int]]], deal: dict[str, Any]) -> None:

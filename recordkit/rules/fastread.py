@@ -21,6 +21,8 @@ ReadTrick = tuple[list[int], int | None, int | None]
 TRICK_KEYS = frozenset({"cards", "leader", "winner", "comment", "time"})
 CALL_KEYS = frozenset({"call", "seat", "comment", "time"})
 MAX_SEAT = 7
+HAND_PATHS = tuple(f"hands[{seat}]" for seat in range(MAX_SEAT + 1))
+"""The path of each seat's hand, as `Completion.derived` names a derived one."""
 _ONE = 1
 
 

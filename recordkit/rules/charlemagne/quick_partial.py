@@ -85,12 +85,12 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     out = {"status": "played", **deal}
     masks = [groups.get(path, 0) for path in HANDS]
     out["hands"] = [None] * PLAYERS  # the hands' and the kitty's texts when read: the proof reads `read`
-    later: list[tuple[str, int]] = [(path, mask) for path, mask in zip(HANDS, masks, strict=True)]
+    later: list[tuple[int | None, int]] = list(enumerate(masks))
     for name in GROUPS:
         if name in groups and name not in deal:
             if name == "kitty":
                 out[name] = None
-                later.append((name, groups[name]))
+                later.append((None, groups[name]))
             else:  # a discard, whose text the proof reads
                 out[name] = _format(groups[name])
             if name not in derived:
@@ -100,14 +100,13 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     return Deferred(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
 
 
-def _write_groups(groups: list[tuple[str, int]], deal: dict[str, Any]) -> None:
-    """Write the texts of the derived groups (by path: `hands[seat]`, `kitty`) into a deal's JSON."""
-    hands = deal["hands"]
-    for path, mask in groups:
-        if path == "kitty":
+def _write_groups(groups: list[tuple[int | None, int]], deal: dict[str, Any]) -> None:
+    """Write the texts of the derived groups (a seat's hand, or None: the kitty) into a deal's JSON."""
+    for seat, mask in groups:
+        if seat is None:
             deal["kitty"] = _format(mask)
         else:
-            hands[HANDS.index(path)] = _format(mask)
+            deal["hands"][seat] = _format(mask)
 
 
 def unplayed(table: Table, deal: dict[str, Any], turn: TurnOf, score: Score) -> QuickDeal | None:

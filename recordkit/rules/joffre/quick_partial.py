@@ -25,9 +25,6 @@ from recordkit.rules.joffre.play import set_trump, winning_index
 from recordkit.rules.joffre.quick import CALLS, DEAL_KEYS, TRUMPS, card_bits, card_ids, play_orders
 from recordkit.rules.joffre.state import JoffreState, Phase
 
-HAND_PATHS = tuple(f"hands[{seat}]" for seat in range(fastread.MAX_SEAT + 1))
-"""The path of each seat's hand, as `Completion.derived` names a derived one."""
-
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     """joffre.partial.tricks-only: the deal (parsed JSON) with each hand it leaves out written as
@@ -55,7 +52,9 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     if dumped.get("hands") is None:  # the usual tricks-only deal: every hand derived, its text when read
         masks = [sum(1 << card for card in cards) for cards in played]
         texts = functools.partial(_write_hands, table.deck.codes, played)
-        return Deferred({**dumped, "hands": [None] * n}, texts, list(HAND_PATHS[:n]), {}, (masks, tricks))
+        return Deferred(
+            {**dumped, "hands": [None] * n}, texts, list(fastread.HAND_PATHS[:n]), {}, (masks, tricks)
+        )
     return completed_hands(table, dumped, played, card_bits(n))
 
 
@@ -82,7 +81,7 @@ def completed_hands(
     completed = []
     for seat, hand in enumerate(hands):
         if hand is None:
-            derived.append(HAND_PATHS[seat])
+            derived.append(fastread.HAND_PATHS[seat])
             completed.append(" ".join([codes[card] for card in sorted(played[seat])]))
         elif fastread.group_mask(deck_bits, hand, size) is None:
             return None

@@ -37,8 +37,6 @@ from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
 NOTES = ("comment", "time")
 INT = frozenset({int})
 BITS = [1 << card for card in range(52)]
-HAND_PATHS = tuple(f"hands[{seat}]" for seat in range(8))
-"""The path of each seat's hand, as `Completion.derived` names a derived one (at most 8 players)."""
 """Each card id's bit."""
 CALLS_SET = frozenset(CALLS)
 WHOLE: dict[str, list[int]] = {"scores": []}
@@ -106,7 +104,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         later.append((seat, mine))
         masks[seat] = sum(map(BITS.__getitem__, mine))
         if played[seat]:
-            paths.append(HAND_PATHS[seat])
+            paths.append(fastread.HAND_PATHS[seat])
         if len(mine) < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
     completed = {**deal, "hands": hands, "proposals": words, "tricks": tricks, "status": "played"}

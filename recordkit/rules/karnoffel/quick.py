@@ -103,13 +103,15 @@ def quick_deal(
     unsized: frozenset[int] = frozenset(),
     read: Read | None = None,
     play: KarnoffelState | None = None,
+    played: Sequence[int] = (),
 ) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
     fast path accepts has totals that follow from them, so its own line (what `start` reads first)
     says the same. The seats in `unsized` (a derived deal's, holding only the cards they played)
     are not sized; `read` is the fast derivation's reading of the deal's cards, not read again,
-    and `play` its state after the tricks (`end_trick` of each), whose tricks are not played again."""
+    and `play` its state after the tricks (`end_trick` of each), whose tricks are not played again,
+    with `played`, each seat's cards in them as a bitmask."""
     n = table.players
     dealer = deal.get("dealer")
     if type(dealer) is not int or not 0 <= dealer < n:
@@ -139,7 +141,7 @@ def quick_deal(
         if tricks != []:
             return None
     elif play is not None:
-        if not _held(state, play):
+        if not _held(state, play, played):
             return None
     elif not _play(
         state, _tricks(state, tricks) if read is None else [(cards, None, None) for cards in read[1]]
@@ -340,21 +342,21 @@ def _play(state: KarnoffelState, written: list[fastread.ReadTrick] | None) -> bo
     return state.phase == Phase.DONE
 
 
-def _held(state: KarnoffelState, play: KarnoffelState) -> bool:
+def _held(state: KarnoffelState, play: KarnoffelState, played: Sequence[int]) -> bool:
     """The tricks as the fast derivation played them (`play`: its state after `end_trick` of each,
     from the same first leader under the same chosen suit, each trick before the end) on the
-    deal's hands: the Devil not opening the play, each card held by the seat that played it; then
-    the deal's tricks, winners and end are the derivation's."""
+    deal's hands: the Devil not opening the play, each card held by the seat that played it (a
+    seat's cards at once, `played`: no card is played twice, and hands only lose cards in play);
+    then the deal's tricks, winners and end are the derivation's."""
     tricks = play.tricks
     if not tricks or not playable(state, state.leader) >> tricks[0].cards[0] & 1:
         return False
     hands = state.hands
-    for trick in tricks:
-        for card, seat in zip(trick.cards, trick.seats, strict=True):
-            hand = hands[seat]
-            if not hand >> card & 1:
-                return False
-            hands[seat] = hand ^ (1 << card)
+    for seat, cards in enumerate(played):
+        hand = hands[seat]
+        if hand & cards != cards:
+            return False
+        hands[seat] = hand ^ cards
     state.tricks, state.won, state.decided = tricks, play.won, play.decided
     state.leader, state.phase = play.leader, play.phase
     return state.phase == Phase.DONE and tricks[0].leader == state.forehand

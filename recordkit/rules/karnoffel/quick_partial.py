@@ -27,7 +27,7 @@ from recordkit.rules import fastread
 from recordkit.rules.base import Completion, Deferred, PlayedTrick, Table
 from recordkit.rules.karnoffel import quick
 from recordkit.rules.karnoffel.cards import cards_of
-from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card, owners
+from recordkit.rules.karnoffel.deal import FACE_DOWN, owners
 from recordkit.rules.karnoffel.partial import NOTHING_PLAYED, UNPLAYED, Played
 from recordkit.rules.karnoffel.play import end_trick
 from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS
@@ -49,8 +49,10 @@ class Replayed(Deferred):
     every card to the seat that played it; None when no card is played. The derived hands' texts
     are written when the deal is first read."""
 
-    __slots__ = ("play",)
+    __slots__ = ("play", "played")
     play: KarnoffelState | None
+    played: list[int]
+    """Each seat's cards played (its face-up card among them) as a bitmask, no card twice."""
 
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -79,16 +81,20 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     written = _written(ids, deal.get("hands"), n)
     if not expected or faceup is None or len(faceup) != n or written is None or (None, 0) not in written:
         return None
-    cards = cards_of(options.deck)
-    chosen = cards.suit[choosing_card(cards, faceup, options.chosen_suit_tiebreak)]
+    stated = deal.get("chosen_suit")  # the proof holds it to the face-up cards (`deal.stated_suit`)
     tricks = deal.get("tricks", [])
-    if deal.get("chosen_suit") != SUIT_LETTERS[chosen] or type(tricks) is not list:
+    if stated not in SUIT_LETTERS or type(tricks) is not list:
         return None
+    cards = cards_of(options.deck)
+    chosen = SUIT_LETTERS.index(stated)
     read = fastread.tricks(ids, tricks, n)
     replayed = _played(table, chosen, dealer, tricks, read, proposed.surrendered)
     if replayed is None or read is None:
         return None
     played, play = replayed
+    played_masks = [sum(map(BITS.__getitem__, cards)) for cards in played]
+    if sum(played_masks).bit_count() != len(read) * n:  # a card played twice: the full path says so
+        return None
     ups = [0] * n
     for seat, card in zip(owners(dealer, n, faceup), faceup, strict=True):
         ups[seat] = card
@@ -111,7 +117,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     trick_ids = [cards for cards, _leader, _winner in read]
     texts = functools.partial(_write_hands, cards.deck.codes, later)
     completion = Replayed(completed, texts, paths, unchecked, (masks, trick_ids))
-    completion.play = play
+    completion.play, completion.played = play, played_masks
     return completion
 
 
@@ -189,19 +195,19 @@ def _played(
     if read is None:
         return None
     n = table.players
-    played: Played = [[] for _ in range(n)]
     if not read or surrendered:
-        return (played, None) if not read and surrendered else None
+        return ([[] for _ in range(n)], None) if not read and surrendered else None
     if not all(type(trick) is str for trick in tricks):
         return None
     state = KarnoffelState(table, cards_of(table.options.deck), dealer, [], chosen, None, None)
     state.leader = state.forehand
     orders = SEAT_ORDERS[n]
+    by_seat = []  # each trick's cards in seat order: card k of a trick led by seat l is seat (l + k)'s
     for trick, _leader, _winner in read:
         if state.phase == Phase.DONE:
             return None
-        seats = orders[state.leader]
-        for card, seat in zip(trick, seats, strict=True):
-            played[seat].append(card)
-        end_trick(state, PlayedTrick(state.leader, trick, seats[:]))
+        leader = state.leader
+        by_seat.append(trick[n - leader :] + trick[: n - leader])
+        end_trick(state, PlayedTrick(leader, trick, orders[leader][:]))
+    played: Played = list(map(list, zip(*by_seat, strict=True)))
     return (played, state) if state.phase == Phase.DONE else None

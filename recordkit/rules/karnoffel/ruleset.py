@@ -286,8 +286,11 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
             return quick.quick_deal(table, deal, before)
         unchecked = completion.unchecked
         unsized = frozenset(seat for code, seat in unchecked if code == "DEAL-HAND-SIZE" and seat is not None)
-        play = completion.play if isinstance(completion, quick_partial.Replayed) else None
-        return quick.quick_deal(table, deal, before, unsized, completion.read, play)
+        if isinstance(completion, quick_partial.Replayed):
+            return quick.quick_deal(
+                table, deal, before, unsized, completion.read, completion.play, completion.played
+            )
+        return quick.quick_deal(table, deal, before, unsized, completion.read)
 
     def next_dealer(self, table: Table, dealer: int, previous: KarnoffelState | None = None) -> int:
         """karnoffel.deal.rotation: the forehand deals next; after a surrender, as the option says."""

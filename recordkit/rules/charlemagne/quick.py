@@ -11,13 +11,22 @@ objects, annulled or abandoned deals) or finds wrong returns None, and the full 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from recordkit.rules import fastread
 from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table, Turn
 from recordkit.rules.charlemagne import flow, scoring
 from recordkit.rules.charlemagne.bids import CALL_ALIASES, DEFENCE_CALLS, INDEX, normal_call
-from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
+from recordkit.rules.charlemagne.cards import (
+    DECKS,
+    HAND_SIZE,
+    KITTY_SIZE,
+    PLAYERS,
+    SUIT_LETTERS,
+    TRICKS,
+    Context,
+)
 from recordkit.rules.charlemagne.play import legal_mask, settle_trick, take_knock
 from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, trick_seats
 
@@ -36,6 +45,9 @@ DEAL_KEYS = frozenset(
     | {"defender_card", "defender_discard", "tricks", "knocks", "claim", "status", "result", "totals"}
     | {"comment", "time"}
 )
+Winners = tuple[Context, list[int]]
+"""The place of each trick's winning card, as `play.winning_index` found it, and under which
+suits and powers (`CharlemagneState.ctx`)."""
 KNOCK_KEYS = frozenset({"seat", "trick", "after", "comment", "time"})
 CLAIM_KEYS = frozenset({"seat", "tricks", "comment", "time"})
 
@@ -58,11 +70,16 @@ Knocks = list[tuple[int, int, int, int]]
 
 
 def quick_deal(
-    table: Table, deal: dict[str, Any], turn: TurnOf, read: tuple[list[int], list[list[int]]] | None = None
+    table: Table,
+    deal: dict[str, Any],
+    turn: TurnOf,
+    read: tuple[list[int], list[list[int]]] | None = None,
+    winners: Winners | None = None,
 ) -> QuickDeal | None:
     """The deal's dealer, scores, final state and non-play actions if the full replay would find
     nothing in it; `turn` is the ruleset's, which gives an action written without a seat its seat,
-    as the engine does; `read` the fast derivation's reading of its cards (`Completion.read`)."""
+    as the engine does; `read` the fast derivation's reading of its cards (`Completion.read`),
+    `winners` the place of each trick's winning card it found, and under which suits and powers."""
     state = _dealt(table, deal, read[0] if read is not None else None)
     actions: list[Action] = []
     if state is None or not _before_play(state, deal, turn, actions):
@@ -73,7 +90,9 @@ def quick_deal(
     if state.phase == DONE:  # everybody passed: nothing is played, the next dealer deals
         if tricks or knocks not in (None, []) or claim is not None:
             return None
-    elif not _play_phase(state, tricks, knocks, claim, actions, read[1] if read is not None else None):
+    elif not _play_phase(
+        state, tricks, knocks, claim, actions, read[1] if read is not None else None, winners
+    ):
         return None
     if state.phase != DONE or not state.scorable or not state.checked:
         return None
@@ -189,16 +208,18 @@ def _play_phase(
     claim: Any,
     done: list[Action],
     read: list[list[int]] | None = None,
+    winners: Winners | None = None,
 ) -> bool:
     """Close the steps the contract skips (as the first card would), then play the tricks with the
     knocks at their places, then the claim if any; all of it must be clean. The knocks and the
-    claim are kept in `done`; `read`: each trick's cards, read already."""
+    claim are kept in `done`; `read`: each trick's cards, read already, and `winners` their
+    winning cards' places, found already."""
     if state.phase < PLAY and flow.close_phases(state, PLAY):
         return False
     if state.phase != PLAY:
         return False
     placed = _knocks(tricks, knocks, state.active_count())
-    if placed is None or not _play(state, tricks, placed, read):
+    if placed is None or not _play(state, tricks, placed, read, winners):
         return False
     done += [_knock(knock) for knock in placed]
     if claim is None:
@@ -256,28 +277,36 @@ def _claim(claim: Any) -> tuple[int, int] | None:
 
 
 def _play(
-    state: CharlemagneState, tricks: list[Any], knocks: Knocks, read: list[list[int]] | None = None
+    state: CharlemagneState,
+    tricks: list[Any],
+    knocks: Knocks,
+    read: list[list[int]] | None = None,
+    winners: Winners | None = None,
 ) -> bool:
     """Every trick, card by card: one card from each player in the play, held and legal; then who
     won it, and the leader and winner the record states, if any. Knocks go in at their places
-    (`read`: each trick's cards, read already)."""
+    (`read`: each trick's cards, read already; `winners`: the places of their winning cards,
+    taken when found under the deal's own suits and powers)."""
     size = state.active_count()
     if len(tricks) > TRICKS:
         return False
-    written = (  # tricks written as strings: read in one pass, unless the derivation read them
-        fastread.tricks(CARD_IDS[state.variant], tricks, size)
-        if read is None
-        else [(cards, None, None) for cards in read if len(cards) == size]
-    )
+    written: list[fastread.ReadTrick] | None
+    if read is None:  # tricks written as strings: read in one pass
+        written = fastread.tricks(CARD_IDS[state.variant], tricks, size)
+    elif set(map(len, read)) <= {size}:  # the derivation's reading, which states no leader nor winner
+        written = list(zip(read, repeat(None), repeat(None)))
+    else:
+        return False
     if written is None or len(written) != len(tricks):
         return False
     ctx = state.ctx
+    found = winners[1] if winners is not None and winners[0] is ctx else [None] * len(written)
     hands = state.hands
     orders = trick_seats(state.out)
     places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
     done = played = 0
     leader = state.leader
-    for cards, stated_leader, stated_winner in written:
+    for (cards, stated_leader, stated_winner), index in zip(written, found, strict=True):
         if stated_leader not in (None, leader):
             return False
         order = orders[leader]
@@ -294,7 +323,7 @@ def _play(
             hands[seat] = hand ^ (1 << card)
             so_far.append(card)
             played += 1
-        settle_trick(state, trick)
+        settle_trick(state, trick, index)
         winner = trick.winner
         if winner is None or stated_winner not in (None, winner):
             return False

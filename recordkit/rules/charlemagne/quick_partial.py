@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from functools import cache
+from operator import itemgetter
 from typing import Any
 
 from recordkit.rules import fastread
 from recordkit.rules.base import Action, Completion, Deferred, PlayedTrick, QuickDeal, Table
 from recordkit.rules.charlemagne import flow, partial, quick
 from recordkit.rules.charlemagne.auction import end_auction, winning_call
-from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
+from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS, Context
 from recordkit.rules.charlemagne.play import settle_trick, winning_index
 from recordkit.rules.charlemagne.quick import (
     BID_VALUES,
@@ -31,7 +33,7 @@ from recordkit.rules.charlemagne.quick import (
     exchange_actions,
 )
 from recordkit.rules.charlemagne.record import CharlemagneDeal
-from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, trick_seats
+from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, sits_out, trick_seats
 
 RESULT_KEYS = frozenset({"scores", "tricks"})
 """The fields of a result the model writes back as they are (a contract may be re-spelt)."""
@@ -53,6 +55,8 @@ whether written or not; so the same model serves every such deal."""
 TEXTS = fastread.byte_texts(DECK.codes)
 """The text of each set of the deck's cards with ids 8k to 8k+7, for writing a group fast."""
 SPADES, HEARTS, DIAMONDS, CLUBS, JOKERS = TEXTS
+BITS = [1 << card for card in range(len(DECK))]
+"""Each card id's bit."""
 
 WRITTEN_GROUPS = frozenset({"hands", "kitty", "knocks", "claim"})
 """The fields a passed deal written as a magazine prints it leaves out (or never has)."""
@@ -75,8 +79,9 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     read = fastread.tricks(CARD_IDS[variant], deal["tricks"], state.active_count())
     if read is None:
         return None
-    played, seats = _played(state, read)
-    found = _unwritten(table, state, played) if "hands" not in deal and "kitty" not in deal else None
+    played, seats, winners = _played(state, read)
+    twice = sum(played).bit_count() != len(read) * len(seats[0])  # a card played twice
+    found = None if twice or "hands" in deal or "kitty" in deal else _unwritten(table, state, played)
     if found is None:
         for (cards, _, _), order in zip(read, seats, strict=True):
             settle_trick(state, PlayedTrick(order[0], cards, list(order)))
@@ -97,7 +102,19 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
                 derived.append(name)
     tricks = [trick for trick, _, _ in read]
     read_groups = ([*masks, groups.get("kitty", 0)], tricks)
-    return Deferred(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
+    completion = Seated(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
+    completion.ctx, completion.winners = state.ctx, winners
+    return completion
+
+
+class Seated(Deferred):
+    """A fast derivation's completion with the place of each trick's winning card (`winners`), as
+    `play.winning_index` found it under the suits and powers `ctx`: the fast replay, reaching the
+    same contract, settles the tricks with them instead of finding them again."""
+
+    __slots__ = ("ctx", "winners")
+    ctx: Context
+    winners: list[int]
 
 
 def _write_groups(groups: list[tuple[int | None, int]], deal: dict[str, Any]) -> None:
@@ -242,22 +259,38 @@ def _before_play(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
 
 def _played(
     state: CharlemagneState, read: list[fastread.ReadTrick]
-) -> tuple[list[int], list[tuple[int, ...]]]:
-    """The cards each seat played (bitmasks) and the seats of each trick in play order: each trick
-    led by the winner of the one before (`play.winning_index`), the first by the first leader."""
-    orders = trick_seats(state.out)
+) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
+    """The cards each seat played (as sums of their bits: a card played twice carries), the seats
+    of each trick in play order and the place of its winning card (`play.winning_index`): each
+    trick led by the winner of the one before, the first by the first leader."""
+    out = state.out
+    orders = trick_seats(out)
+    playing, in_seat_order = _seat_order(out)
     ctx = state.ctx
-    played = [0] * PLAYERS
     seats = []
+    winners = []
+    by_seat = []  # each trick's cards in the order of `playing`
     leader = state.leader
-    for number, (cards, _, _) in enumerate(read, start=1):
+    for cards, _, _ in read:
         order = orders[leader]
-        for card, seat in zip(cards, order, strict=True):
-            played[seat] |= 1 << card
         seats.append(order)
-        if number < TRICKS:  # the last trick leads to none
-            leader = order[winning_index(ctx, cards)]
-    return played, seats
+        by_seat.append(in_seat_order[leader](cards))
+        index = winning_index(ctx, cards)
+        winners.append(index)
+        leader = order[index]
+    played = [0] * PLAYERS
+    for seat, held in zip(playing, zip(*by_seat, strict=True), strict=True):
+        played[seat] = sum(map(BITS.__getitem__, held))
+    return played, seats, winners
+
+
+@cache
+def _seat_order(out: int) -> tuple[tuple[int, ...], dict[int, Callable[[list[int]], tuple[int, ...]]]]:
+    """The seats that take part in the play when the seats of the bitmask `out` sit out, lowest
+    first, and for each of them as leader what puts a trick's cards in the order of those seats."""
+    playing = tuple(seat for seat in range(PLAYERS) if not sits_out(out, seat))
+    orders = trick_seats(out)
+    return playing, {leader: itemgetter(*map(orders[leader].index, playing)) for leader in playing}
 
 
 def _unwritten(table: Table, state: CharlemagneState, played: list[int]) -> Found | None:

@@ -282,8 +282,14 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         before: Sequence[int | float],
         completion: Completion | None = None,
     ) -> QuickDeal | None:
-        """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
-        return quick.quick_deal(table, deal, self.turn, completion.read if completion is not None else None)
+        """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`); a deal the
+        fast derivation completed comes with its reading of the cards and its tricks' winners."""
+        if completion is None:
+            return quick.quick_deal(table, deal, self.turn)
+        if isinstance(completion, quick_partial.Seated):
+            winners = (completion.ctx, completion.winners)
+            return quick.quick_deal(table, deal, self.turn, completion.read, winners)
+        return quick.quick_deal(table, deal, self.turn, completion.read)
 
     # --- partial records (spec/rules/charlemagne.md §8) ----------------------------------------
 

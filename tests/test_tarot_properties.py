@@ -113,7 +113,7 @@ def test_the_trick_played_as_numbers_agrees_with_the_whole_trick(
 def test_the_fast_paths_trick_loop_agrees_with_the_rules(n: int, rng: Any, legal_cards: int) -> None:
     """tarot.play.* and tarot.trick.winner: the one-loop trick both replays play (`play_trick`)
     refuses a trick exactly when a card is not legal by `legal_mask` for the hand and the trick so
-    far, and otherwise names the card `winner_by_rank` names. Hands are dealt at random (of random sizes) and the
+    far, and otherwise names the card `winner_by_rank` names, as `winning_index` does on any trick. Hands are dealt at random (of random sizes) and the
     first `legal_cards` cards are chosen among the legal ones (so most tricks get far), the rest
     at random from the hand
     (half the time from its trumps, where the overtrumping rules bite)."""
@@ -138,10 +138,14 @@ def test_the_fast_paths_trick_loop_agrees_with_the_rules(n: int, rng: Any, legal
         expected_legal = expected_legal and card in legal
         trick.append(card)
     position = play_trick(list(hands), seats, trick)
+    by_rank = 0 if trick == [EXCUSE] else winner_by_rank(trick)
     if not expected_legal:
         assert position == -1
     else:
-        assert position == (0 if trick == [EXCUSE] else winner_by_rank(trick))
+        assert position == by_rank
+    for length in range(1, n + 1):  # the fast derivation's winner, on every trick so far, legal or not
+        assert winning_index(trick[:length]) == play_trick([], (), trick[:length], length)
+    assert winning_index(trick) == by_rank
 
 
 def orjson_text(data: dict[str, Any]) -> str:

@@ -78,7 +78,7 @@ def play_trick(hands: list[int], seats: Sequence[int], cards: Sequence[int], sta
     hands (as `legal` allows them, else -1 at the first that is not held or not legal, the cards
     before it played): the position of the card winning by rank (`RANK_KEYS`; 0 for a lone
     Excuse). Both replays call it: the fast path once a trick, `play_card` once a card (`start`
-    its place), and `winning_index` with nothing to take."""
+    its place)."""
     keys = RANK_KEYS[EXCUSE_SUIT]
     lead = high = best_key = -1
     best = 0
@@ -197,8 +197,13 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
 
 
 def winning_index(trick: Sequence[int]) -> int:
-    """The position of the card that wins a trick by rank (`play_trick` taking no card)."""
-    return play_trick([], (), trick, len(trick))
+    """The position of the card that wins a trick by rank (`RANK_KEYS` under the suit led): what
+    `play_trick` finds taking no card, in one pass of C loops, for the fast derivation, which
+    seats every trick by its winner (a property test holds the two together)."""
+    led = trick[0] if trick[0] != EXCUSE or len(trick) == 1 else trick[1]  # `suit_setter`, or the Excuse
+    keys = RANK_KEYS[SUITS[led]]  # (the Excuse's suit: none led yet)
+    ranks = list(map(keys.__getitem__, trick))
+    return ranks.index(max(ranks))
 
 
 def not_held(state: TarotState, seat: int, card: int) -> Violation:

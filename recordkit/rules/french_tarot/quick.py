@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import reduce
+from itertools import repeat
 from operator import or_
 from typing import Any
 
@@ -210,10 +211,10 @@ def _play(state: TarotState, tricks: Any, read: list[list[int]] | None = None) -
     count = state.tricks_per_deal
     if type(tricks) is not list or len(tricks) != count:
         return False
-    written = (
+    written = (  # the derivation's reading states no leader nor winner
         fastread.tricks(CARD_IDS, tricks, state.players)
         if read is None
-        else [(trick, None, None) for trick in read]
+        else list(zip(read, repeat(None), repeat(None)))
     )
     if written is None:
         return False

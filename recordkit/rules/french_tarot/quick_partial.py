@@ -234,7 +234,7 @@ def _seat_cards(state: TarotState, ids: list[int]) -> tuple[list[tuple[int, ...]
     """The cards each seat played, and each trick's cards: each trick led by the last one's winner
     by rank, the first by the rules' first leader, as the blank replay of `derive` plays them."""
     n = state.players
-    tricks = [ids[start : start + n] for start in range(0, len(ids), n)]
+    tricks = list(map(list, zip(*[iter(ids)] * n, strict=True)))  # n cards at a time
     in_seat_order = SEAT_ORDER_GETTERS[n]
     leader = state.first_leader()
     by_seat = []

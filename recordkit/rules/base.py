@@ -185,6 +185,17 @@ class Deferred(Completion):
         return self._deal
 
 
+class Seated(Deferred):
+    """A fast derivation's completion with the place of each trick's winning card (`winners`), as
+    the game's `winning_index` found it under `under` (what it reads besides the cards: the trump,
+    the suits and powers): the fast replay, reaching the same, settles the tricks with them
+    instead of finding them again."""
+
+    __slots__ = ("under", "winners")
+    under: Any
+    winners: list[int]
+
+
 class DealLike(Protocol):
     """The fields every game's deal model has; the engine and the validator use only these."""
 

@@ -19,10 +19,10 @@ from operator import itemgetter
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, Deferred, PlayedTrick, QuickDeal, Table
+from recordkit.rules.base import Action, Completion, PlayedTrick, QuickDeal, Seated, Table
 from recordkit.rules.charlemagne import flow, partial, quick
 from recordkit.rules.charlemagne.auction import end_auction, winning_call
-from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS, Context
+from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
 from recordkit.rules.charlemagne.play import settle_trick, winning_index
 from recordkit.rules.charlemagne.quick import (
     BID_VALUES,
@@ -103,18 +103,8 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     tricks = [trick for trick, _, _ in read]
     read_groups = ([*masks, groups.get("kitty", 0)], tricks)
     completion = Seated(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
-    completion.ctx, completion.winners = state.ctx, winners
+    completion.under, completion.winners = state.ctx, winners
     return completion
-
-
-class Seated(Deferred):
-    """A fast derivation's completion with the place of each trick's winning card (`winners`), as
-    `play.winning_index` found it under the suits and powers `ctx`: the fast replay, reaching the
-    same contract, settles the tricks with them instead of finding them again."""
-
-    __slots__ = ("ctx", "winners")
-    ctx: Context
-    winners: list[int]
 
 
 def _write_groups(groups: list[tuple[int | None, int]], deal: dict[str, Any]) -> None:

@@ -20,6 +20,7 @@ from recordkit.rules.base import (
     DealSummary,
     QuickDeal,
     Ruleset,
+    Seated,
     Table,
     Turn,
     at,
@@ -286,8 +287,8 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         fast derivation completed comes with its reading of the cards and its tricks' winners."""
         if completion is None:
             return quick.quick_deal(table, deal, self.turn)
-        if isinstance(completion, quick_partial.Seated):
-            winners = (completion.ctx, completion.winners)
+        if isinstance(completion, Seated):
+            winners = (completion.under, completion.winners)
             return quick.quick_deal(table, deal, self.turn, completion.read, winners)
         return quick.quick_deal(table, deal, self.turn, completion.read)
 

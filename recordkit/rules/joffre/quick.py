@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import repeat
 from typing import Any
 
 from recordkit.rules import fastread
@@ -65,10 +66,12 @@ def quick_deal(
     deal: dict[str, Any],
     before: Sequence[int | float],
     read: tuple[list[int], list[list[int]]] | None = None,
+    winners: tuple[int | None, list[int]] | None = None,
 ) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the Kaiser cap looks at, as in `start`;
-    `read`, the fast derivation's reading of its cards (`Completion.read`), is not read again."""
+    `read`, the fast derivation's reading of its cards (`Completion.read`), is not read again, nor
+    are its tricks' winners (`winners`: the trump they were found under, each winning card's place)."""
     state = _dealt(table, deal, read[0] if read is not None else None)
     actions: list[Action] = []
     if state is None or not _auction(state, deal.get("auction", []), actions):
@@ -77,7 +80,7 @@ def quick_deal(
     if state.phase == Phase.DONE:  # everybody passed: the cards are thrown in
         if tricks != []:
             return None
-    elif not _play(state, tricks, read[1] if read is not None else None):
+    elif not _play(state, tricks, read[1] if read is not None else None, winners):
         return None
     state.before = list(before)
     return QuickDeal(state.dealer, deal_scores(state), state, actions)
@@ -133,25 +136,39 @@ def _auction(state: JoffreState, written: Any, actions: list[Action]) -> bool:
     return state.phase != Phase.AUCTION
 
 
-def _play(state: JoffreState, tricks: Any, read: list[list[int]] | None = None) -> bool:
+def _play(
+    state: JoffreState,
+    tricks: Any,
+    read: list[list[int]] | None = None,
+    winners: tuple[int | None, list[int]] | None = None,
+) -> bool:
     """Every trick, card by card: held and following the nation led, the bidder's first card
     setting the trump; then who won it, and the leader and winner the record states, if any
-    (`read`: each trick's cards, read already)."""
+    (`read`: each trick's cards, read already; `winners`: their winning cards' places, taken
+    when found under the trump this replay sets)."""
     n = state.players
     cards = state.cards
     if type(tricks) is not list or len(tricks) != cards.hand_size:
         return False
-    written = fastread.tricks(card_ids(n), tricks, n) if read is None else [(t, None, None) for t in read]
+    written = (  # the derivation's reading states no leader nor winner
+        fastread.tricks(card_ids(n), tricks, n)
+        if read is None
+        else list(zip(read, repeat(None), repeat(None)))
+    )
     if written is None:
         return False
     orders = play_orders(n)
     hands = state.hands
-    for played, stated_leader, stated_winner in written:
+    found: Sequence[int | None] = [None] * len(written)
+    for number, (played, stated_leader, stated_winner) in enumerate(written):
         leader = state.leader
         if stated_leader not in (None, leader):
             return False
-        if not state.tricks and set_trump(state, played[0], Action("play", played[0], path="tricks[0]")):
-            return False
+        if not state.tricks:
+            if set_trump(state, played[0], Action("play", played[0], path="tricks[0]")):
+                return False
+            if winners is not None and winners[0] == state.trump and len(winners[1]) == len(written):
+                found = winners[1]
         seats = orders[leader]
         led = played[:1]  # all `legal_mask` reads of the trick so far, once a card is led
         for position, seat in enumerate(seats):
@@ -161,7 +178,7 @@ def _play(state: JoffreState, tricks: Any, read: list[list[int]] | None = None) 
                 return False
             hands[seat] = hand ^ (1 << card)
         trick = PlayedTrick(leader, played, list(seats))
-        settle_trick(state, trick)
+        settle_trick(state, trick, found[number])
         if stated_winner not in (None, trick.winner):
             return False
     return state.phase == Phase.DONE

@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, Deferred, Table
+from recordkit.rules.base import Action, Completion, Seated, Table
 from recordkit.rules.joffre.auction import take_bid
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for
 from recordkit.rules.joffre.play import set_trump, winning_index
 from recordkit.rules.joffre.quick import CALLS, DEAL_KEYS, TRUMPS, card_bits, card_ids, play_orders
 from recordkit.rules.joffre.state import JoffreState, Phase
+
+BITS = [1 << card for card in range(36)]
+"""Each card id's bit (the 32 cards of four players, the 30 of three)."""
 
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -48,13 +52,15 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     read = _played(state, deal["tricks"])
     if read is None:
         return None
-    played, tricks = read
+    played, tricks, winners = read
     if dumped.get("hands") is None:  # the usual tricks-only deal: every hand derived, its text when read
-        masks = [sum(1 << card for card in cards) for cards in played]
+        masks = [sum(map(BITS.__getitem__, cards)) for cards in played]
         texts = functools.partial(_write_hands, table.deck.codes, played)
-        return Deferred(
+        completion = Seated(
             {**dumped, "hands": [None] * n}, texts, list(fastread.HAND_PATHS[:n]), {}, (masks, tricks)
         )
+        completion.under, completion.winners = state.trump, winners
+        return completion
     return completed_hands(table, dumped, played, card_bits(n))
 
 
@@ -92,9 +98,12 @@ def completed_hands(
     return Completion({**deal, "hands": completed}, derived)
 
 
-def _played(state: JoffreState, tricks: list[str]) -> tuple[list[tuple[int, ...]], list[list[int]]] | None:
+def _played(
+    state: JoffreState, tricks: list[str]
+) -> tuple[list[tuple[int, ...]], list[list[int]], list[int]] | None:
     """The cards each seat played, by the rules' leaders and winners (from the bidder's lead),
-    when the tricks are the whole deck once; with each trick's cards."""
+    when the tricks are the whole deck once; with each trick's cards and the place of its winning
+    card (`play.winning_index`)."""
     n = state.players
     cards = state.cards
     written = fastread.tricks(card_ids(n), tricks, n) if len(tricks) == cards.hand_size else None
@@ -107,13 +116,16 @@ def _played(state: JoffreState, tricks: list[str]) -> tuple[list[tuple[int, ...]
     orders = play_orders(n)
     leader = state.leader
     by_seat: list[list[int]] = []  # each trick's cards in seat order, seat 0 first
+    winners = []
     for trick, _leader, _winner in written:
         by_seat.append(trick[-leader:] + trick[:-leader] if leader else trick)
-        leader = orders[leader][winning_index(cards, trump, trick)]  # joffre.trick.leader: the winner leads
+        index = winning_index(cards, trump, trick)
+        winners.append(index)
+        leader = orders[leader][index]  # joffre.trick.leader: the winner leads
     played = list(zip(*by_seat, strict=True))
     if len(set().union(*played)) != len(cards.deck):
         return None
-    return played, [trick for trick, _leader, _winner in written]
+    return played, list(map(itemgetter(0), written)), winners
 
 
 def _as_dumped(table: Table, deal: dict[str, Any]) -> dict[str, Any] | None:

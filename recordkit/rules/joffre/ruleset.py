@@ -20,6 +20,7 @@ from recordkit.rules.base import (
     PlayedTrick,
     QuickDeal,
     Ruleset,
+    Seated,
     Table,
     Turn,
     add_card,
@@ -223,8 +224,15 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         before: Sequence[int | float],
         completion: Completion | None = None,
     ) -> QuickDeal | None:
-        """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`)."""
-        return quick.quick_deal(table, deal, before, completion.read if completion is not None else None)
+        """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`); a deal the
+        fast derivation completed comes with its reading of the cards and its tricks' winners."""
+        if completion is None:
+            return quick.quick_deal(table, deal, before)
+        if isinstance(completion, Seated):
+            return quick.quick_deal(
+                table, deal, before, completion.read, (completion.under, completion.winners)
+            )
+        return quick.quick_deal(table, deal, before, completion.read)
 
     # --- partial records (spec/rules/joffre.md, "Partial records") ----------------------------
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
+from recordkit.cards import ids_of
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
 from recordkit.rules.base import Completion, Deferred, PlayedTrick, Table
@@ -35,6 +37,7 @@ from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
 
 NOTES = ("comment", "time")
+FIRST, SECOND = itemgetter(0), itemgetter(1)
 INT = frozenset({int})
 BITS = [1 << card for card in range(52)]
 """Each card id's bit."""
@@ -95,37 +98,34 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     played_masks = [sum(map(BITS.__getitem__, cards)) for cards in played]
     if sum(played_masks).bit_count() != len(read) * n:  # a card played twice: the full path says so
         return None
-    ups = [0] * n
-    for seat, card in zip(owners(dealer, n, faceup), faceup, strict=True):
-        ups[seat] = card
-    hands: list[str | None] = [text for text, _mask in written]
-    masks = [mask for _text, mask in written]
+    up = dict(zip(owners(dealer, n, faceup), map(BITS.__getitem__, faceup), strict=True))  # by seat
+    hands: list[str | None] = list(map(FIRST, written))
+    masks = list(map(SECOND, written))
     paths: list[str] = []
     unchecked: dict[tuple[str, int | None], str] = {}
-    later: list[tuple[int, list[int]]] = []  # each derived hand's cards, its text written when read
-    for seat, (text, _mask) in enumerate(written):
+    later: list[tuple[int, int]] = []  # each derived hand's cards, its text written when read
+    for seat, text in enumerate(hands):
         if text is not None:
             continue
-        mine = sorted(set(played[seat]) - {ups[seat]})
+        masks[seat] = mine = played_masks[seat] & ~up[seat]
         later.append((seat, mine))
-        masks[seat] = sum(map(BITS.__getitem__, mine))
         if played[seat]:
             paths.append(fastread.HAND_PATHS[seat])
-        if len(mine) < expected:
+        if mine.bit_count() < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
     completed = {**deal, "hands": hands, "proposals": words, "tricks": tricks, "status": "played"}
-    trick_ids = [cards for cards, _leader, _winner in read]
+    trick_ids = list(map(FIRST, read))
     texts = functools.partial(_write_hands, cards.deck.codes, later)
     completion = Replayed(completed, texts, paths, unchecked, (masks, trick_ids))
     completion.play, completion.played = play, played_masks
     return completion
 
 
-def _write_hands(codes: Sequence[str], hands: list[tuple[int, list[int]]], deal: dict[str, Any]) -> None:
-    """Write each derived hand (a seat and its cards in deck order) into a deal's JSON."""
+def _write_hands(codes: Sequence[str], hands: list[tuple[int, int]], deal: dict[str, Any]) -> None:
+    """Write each derived hand (a seat and its cards as a bitmask) into a deal's JSON, in deck order."""
     written = deal["hands"]
     for seat, cards in hands:
-        written[seat] = " ".join(map(codes.__getitem__, cards))
+        written[seat] = " ".join(map(codes.__getitem__, ids_of(cards)))
 
 
 def _bare(windows: Any) -> bool:

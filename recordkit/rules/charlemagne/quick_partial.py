@@ -35,6 +35,7 @@ from recordkit.rules.charlemagne.quick import (
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, sits_out, trick_seats
 
+STR = {str}
 RESULT_KEYS = frozenset({"scores", "tricks"})
 """The fields of a result the model writes back as they are (a contract may be re-spelt)."""
 HANDS = tuple(f"hands[{seat}]" for seat in range(PLAYERS))
@@ -100,7 +101,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
                 out[name] = _format(groups[name])
             if name not in derived:
                 derived.append(name)
-    tricks = [trick for trick, _, _ in read]
+    tricks = list(map(itemgetter(0), read))
     read_groups = ([*masks, groups.get("kitty", 0)], tricks)
     completion = Seated(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
     completion.under, completion.winners = state.ctx, winners
@@ -150,7 +151,7 @@ def _plain(variant: str, deal: dict[str, Any]) -> bool:
     dealer, tricks = deal.get("dealer"), deal.get("tricks")
     if type(dealer) is not int or not 0 <= dealer < PLAYERS or deal.get("status", "played") != "played":
         return False
-    if type(tricks) is not list or len(tricks) != TRICKS or not all(type(t) is str for t in tricks):
+    if type(tricks) is not list or len(tricks) != TRICKS or set(map(type, tricks)) != STR:
         return False
     ids = CARD_IDS[variant]
     unknown = _hands_unknown(ids, deal.get("hands"))

@@ -11,7 +11,6 @@ objects, annulled or abandoned deals) or finds wrong returns None, and the full 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
 from typing import Any
 
 from recordkit.rules import fastread
@@ -290,13 +289,11 @@ def _play(
     size = state.active_count()
     if len(tricks) > TRICKS:
         return False
-    written: list[fastread.ReadTrick] | None
-    if read is None:  # tricks written as strings: read in one pass
-        written = fastread.tricks(CARD_IDS[state.variant], tricks, size)
-    elif set(map(len, read)) <= {size}:  # the derivation's reading, which states no leader nor winner
-        written = list(zip(read, repeat(None), repeat(None)))
-    else:
-        return False
+    written = (  # tricks written as strings: read in one pass, unless the derivation read them
+        fastread.tricks(CARD_IDS[state.variant], tricks, size)
+        if read is None
+        else [(cards, None, None) for cards in read if len(cards) == size]
+    )
     if written is None or len(written) != len(tricks):
         return False
     ctx = state.ctx

@@ -101,7 +101,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
                 out[name] = _format(groups[name])
             if name not in derived:
                 derived.append(name)
-    tricks = list(map(itemgetter(0), read))
+    tricks = [trick for trick, _, _ in read]
     read_groups = ([*masks, groups.get("kitty", 0)], tricks)
     completion = Seated(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
     completion.under, completion.winners = state.ctx, winners

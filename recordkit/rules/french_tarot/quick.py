@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import reduce
-from itertools import repeat
 from operator import or_
 from typing import Any
 
@@ -211,10 +210,10 @@ def _play(state: TarotState, tricks: Any, read: list[list[int]] | None = None) -
     count = state.tricks_per_deal
     if type(tricks) is not list or len(tricks) != count:
         return False
-    written = (  # the derivation's reading states no leader nor winner
+    written = (
         fastread.tricks(CARD_IDS, tricks, state.players)
         if read is None
-        else list(zip(read, repeat(None), repeat(None)))
+        else [(trick, None, None) for trick in read]
     )
     if written is None:
         return False

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from itertools import repeat
 from typing import Any
 
 from recordkit.rules import fastread
@@ -150,11 +149,7 @@ def _play(
     cards = state.cards
     if type(tricks) is not list or len(tricks) != cards.hand_size:
         return False
-    written = (  # the derivation's reading states no leader nor winner
-        fastread.tricks(card_ids(n), tricks, n)
-        if read is None
-        else list(zip(read, repeat(None), repeat(None)))
-    )
+    written = fastread.tricks(card_ids(n), tricks, n) if read is None else [(t, None, None) for t in read]
     if written is None:
         return False
     orders = play_orders(n)

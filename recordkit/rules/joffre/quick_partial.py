@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import Any
 
 from recordkit.model import POINTS_LIMIT
@@ -125,7 +124,7 @@ def _played(
     played = list(zip(*by_seat, strict=True))
     if len(set().union(*played)) != len(cards.deck):
         return None
-    return played, list(map(itemgetter(0), written)), winners
+    return played, [trick for trick, _leader, _winner in written], winners
 
 
 def _as_dumped(table: Table, deal: dict[str, Any]) -> dict[str, Any] | None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import Any
 
 from recordkit.cards import ids_of
@@ -37,7 +36,6 @@ from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
 
 NOTES = ("comment", "time")
-FIRST, SECOND = itemgetter(0), itemgetter(1)
 INT = frozenset({int})
 BITS = [1 << card for card in range(52)]
 """Each card id's bit."""
@@ -98,9 +96,9 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     played_masks = [sum(map(BITS.__getitem__, cards)) for cards in played]
     if sum(played_masks).bit_count() != len(read) * n:  # a card played twice: the full path says so
         return None
-    up = dict(zip(owners(dealer, n, faceup), map(BITS.__getitem__, faceup), strict=True))  # by seat
-    hands: list[str | None] = list(map(FIRST, written))
-    masks = list(map(SECOND, written))
+    up = dict(zip(owners(dealer, n, faceup), [BITS[card] for card in faceup], strict=True))  # by seat
+    hands: list[str | None] = [text for text, _mask in written]
+    masks = [mask for _text, mask in written]
     paths: list[str] = []
     unchecked: dict[tuple[str, int | None], str] = {}
     later: list[tuple[int, int]] = []  # each derived hand's cards, its text written when read
@@ -114,7 +112,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         if mine.bit_count() < expected:
             unchecked[("DEAL-HAND-SIZE", seat)] = UNPLAYED if mine else NOTHING_PLAYED
     completed = {**deal, "hands": hands, "proposals": words, "tricks": tricks, "status": "played"}
-    trick_ids = list(map(FIRST, read))
+    trick_ids = [cards for cards, _leader, _winner in read]
     texts = functools.partial(_write_hands, cards.deck.codes, later)
     completion = Replayed(completed, texts, paths, unchecked, (masks, trick_ids))
     completion.play, completion.played = play, played_masks

@@ -27,7 +27,7 @@ from recordkit.engine import replay_deal
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.quick import clean_deals, clean_replays
-from recordkit.rules.base import Deferred, Ruleset, Table
+from recordkit.rules.base import Deferred, Ruleset, Seated, Table
 from tests.helpers import diagnostics_of, file_codes
 from tests.test_properties import PROPERTY, games, play
 
@@ -109,6 +109,29 @@ def test_a_deferred_completion_proves_as_its_written_deal(game: Any) -> None:
         if proven is not None and again is not None:
             assert proven.scores == again.scores
         assert copied.deal == written
+
+
+@PROPERTY
+@given(games)
+def test_the_winners_a_derivation_hands_its_proof_are_the_rules(game: Any) -> None:
+    """format.partial and each game's trick.winner: the winning cards a fast derivation hands its
+    proof (`base.Seated`) are the ones the proof's tricks are won by, and a proof that does not
+    reach what they were found under (another trump) finds its own: the same tricks and scores."""
+    ruleset = game[0]
+    table, _ = ruleset.table(ruleset.Options.model_validate(game[2]), game[1])
+    before = [0] * game[1]
+    for fast, _full in _completions(game):
+        if not isinstance(fast, Seated):
+            continue
+        proven = ruleset.quick_deal(table, copy.deepcopy(fast.sketch), before, fast)
+        assert proven is not None
+        tricks = proven.state.tricks
+        assert [trick.seats.index(trick.winner) for trick in tricks] == fast.winners
+        stranger = copy.copy(fast)
+        stranger.under, stranger.winners = object(), [0] * len(fast.winners)
+        again = ruleset.quick_deal(table, copy.deepcopy(fast.sketch), before, stranger)
+        assert again is not None and again.scores == proven.scores
+        assert [trick.winner for trick in again.state.tricks] == [trick.winner for trick in tricks]
 
 
 DEALT_GROUPS = {"french-tarot": ["dog"], "charlemagne": ["kitty"]}

@@ -27,7 +27,7 @@ from recordkit.engine import replay_deal
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.quick import clean_deals, clean_replays
-from recordkit.rules.base import Deferred, Ruleset, Seated, Table
+from recordkit.rules.base import Completion, Deferred, Ruleset, Seated, Table
 from tests.helpers import diagnostics_of, file_codes
 from tests.test_properties import PROPERTY, games, play
 
@@ -86,18 +86,26 @@ def test_a_fast_derivation_is_the_full_one(game: Any) -> None:
             assert fast.read == _read(table, game[0].name, fast.deal)
 
 
+def _table(game: Any) -> tuple[Ruleset[Any, Any, Any], Table, list[int | float]]:
+    """A generated game's ruleset, its table and the totals before its first deal."""
+    ruleset = game[0]
+    table, _ = ruleset.table(ruleset.Options.model_validate(game[2]), game[1])
+    return ruleset, table, [0] * game[1]
+
+
+def _fast_of_kind(game: Any, kind: type[Completion]) -> list[Any]:
+    """The game's fast completions of one class (`Deferred`, `Seated`)."""
+    return [fast for fast, _full in _completions(game) if isinstance(fast, kind)]
+
+
 @PROPERTY
 @given(games)
 def test_a_deferred_completion_proves_as_its_written_deal(game: Any) -> None:
     """format.partial: a fast derivation that defers its texts (`base.Deferred`) is proven from
     its sketch as from the deal with every text written, keeps the same fields, survives pickling
     (`--jobs`, Dask) and writes its texts once, into the deal it was built on."""
-    ruleset = game[0]
-    table, _ = ruleset.table(ruleset.Options.model_validate(game[2]), game[1])
-    before = [0] * game[1]
-    for fast, _full in _completions(game):
-        if not isinstance(fast, Deferred):
-            continue
+    ruleset, table, before = _table(game)
+    for fast in _fast_of_kind(game, Deferred):
         sketch = copy.deepcopy(fast.sketch)
         copied = pickle.loads(pickle.dumps(fast))
         proven = ruleset.quick_deal(table, sketch, before, fast)
@@ -117,12 +125,8 @@ def test_the_winners_a_derivation_hands_its_proof_are_the_rules(game: Any) -> No
     """format.partial and each game's trick.winner: the winning cards a fast derivation hands its
     proof (`base.Seated`) are the ones the proof's tricks are won by, and a proof that does not
     reach what they were found under (another trump) finds its own: the same tricks and scores."""
-    ruleset = game[0]
-    table, _ = ruleset.table(ruleset.Options.model_validate(game[2]), game[1])
-    before = [0] * game[1]
-    for fast, _full in _completions(game):
-        if not isinstance(fast, Seated):
-            continue
+    ruleset, table, before = _table(game)
+    for fast in _fast_of_kind(game, Seated):
         proven = ruleset.quick_deal(table, copy.deepcopy(fast.sketch), before, fast)
         assert proven is not None
         tricks = proven.state.tricks

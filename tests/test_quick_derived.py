@@ -138,6 +138,26 @@ def test_the_winners_a_derivation_hands_its_proof_are_the_rules(game: Any) -> No
         assert [trick.winner for trick in again.state.tricks] == [trick.winner for trick in tricks]
 
 
+@PROPERTY
+@given(games)
+def test_the_steps_a_derivation_hands_its_proof_are_the_ones_it_would_read(game: Any) -> None:
+    """format.partial: the actions before the play a fast derivation hands its proof
+    (`Seated.steps`) prove the deal as those the proof reads from the completed deal: the same
+    verdict, scores and actions with their seats; and they are handed once."""
+    ruleset, table, before = _table(game)
+    for fast in _fast_of_kind(game, Seated):
+        fresh = copy.copy(fast)
+        fresh.steps = None
+        read = ruleset.quick_deal(table, copy.deepcopy(fast.sketch), before, fresh)
+        handed = ruleset.quick_deal(table, copy.deepcopy(fast.sketch), before, fast)
+        assert fast.steps is None
+        assert read is not None and handed is not None
+        assert handed.scores == read.scores
+        assert [(a.kind, a.value, a.seat, a.path) for a in handed.actions] == [
+            (a.kind, a.value, a.seat, a.path) for a in read.actions
+        ]
+
+
 DEALT_GROUPS = {"french-tarot": ["dog"], "charlemagne": ["kitty"]}
 """The dealt groups after the hands in a fast derivation's reading (`Completion.read`), by game
 (none where the hands are the only dealt groups)."""

@@ -189,11 +189,14 @@ class Seated(Deferred):
     """A fast derivation's completion with the place of each trick's winning card (`winners`), as
     the game's `winning_index` found it under `under` (what it reads besides the cards: the trump,
     the suits and powers): the fast replay, reaching the same, settles the tricks with them
-    instead of finding them again."""
+    instead of finding them again. `steps`, when not None, are the actions before the play as
+    the fast replay would read them from the completed deal (seats as written), read once: the
+    replay that takes them writes on them and leaves None."""
 
-    __slots__ = ("under", "winners")
+    __slots__ = ("steps", "under", "winners")
     under: Any
     winners: list[int]
+    steps: list[Action] | None
 
 
 class DealLike(Protocol):

@@ -74,14 +74,16 @@ def quick_deal(
     turn: TurnOf,
     read: tuple[list[int], list[list[int]]] | None = None,
     winners: Winners | None = None,
+    steps: list[Action] | None = None,
 ) -> QuickDeal | None:
     """The deal's dealer, scores, final state and non-play actions if the full replay would find
     nothing in it; `turn` is the ruleset's, which gives an action written without a seat its seat,
     as the engine does; `read` the fast derivation's reading of its cards (`Completion.read`),
-    `winners` the place of each trick's winning card it found, and under which suits and powers."""
+    `winners` the place of each trick's winning card it found, and under which suits and powers,
+    `steps` the actions before the play it read (`before_play_actions`)."""
     state = _dealt(table, deal, read[0] if read is not None else None)
     actions: list[Action] = []
-    if state is None or not _before_play(state, deal, turn, actions):
+    if state is None or not _before_play(state, deal, turn, actions, steps):
         return None
     tricks, knocks, claim = deal.get("tricks", []), deal.get("knocks"), deal.get("claim")
     if type(tricks) is not list:
@@ -134,11 +136,17 @@ def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) ->
     return CharlemagneState(table, variant, dealer, masks, masks[:], kitty)
 
 
-def _before_play(state: CharlemagneState, deal: dict[str, Any], turn: TurnOf, done: list[Action]) -> bool:
+def _before_play(
+    state: CharlemagneState,
+    deal: dict[str, Any],
+    turn: TurnOf,
+    done: list[Action],
+    steps: list[Action] | None = None,
+) -> bool:
     """The calls, the partner's card, the discard, the trump and the Maine defence, in the order the
     full replay takes them, each given its seat and put through `flow.advance` (which also reports
-    what they skip) as the engine does; kept in `done`."""
-    actions = before_play_actions(state.variant, deal)
+    what they skip) as the engine does; kept in `done` (`steps`: them read already)."""
+    actions = before_play_actions(state.variant, deal) if steps is None else steps
     if actions is None:
         return False
     for action in actions:

@@ -24,14 +24,7 @@ from recordkit.rules.charlemagne import flow, partial, quick
 from recordkit.rules.charlemagne.auction import end_auction, winning_call
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
 from recordkit.rules.charlemagne.play import settle_trick, winning_index
-from recordkit.rules.charlemagne.quick import (
-    BID_VALUES,
-    CARD_IDS,
-    DEAL_KEYS,
-    FULL_DECK,
-    TurnOf,
-    exchange_actions,
-)
+from recordkit.rules.charlemagne.quick import CARD_IDS, DEAL_KEYS, FULL_DECK, TurnOf, before_play_actions
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, sits_out, trick_seats
 
@@ -74,9 +67,10 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     variant: str = table.options.variant
     if not _plain(variant, deal):
         return None
-    state = _before_play(table, deal)
-    if state is None:
+    before = _before_play(table, deal)
+    if before is None:
         return None
+    state, actions = before
     read = fastread.tricks(CARD_IDS[variant], deal["tricks"], state.active_count())
     if read is None:
         return None
@@ -92,19 +86,15 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     masks = [groups.get(path, 0) for path in HANDS]
     out["hands"] = [None] * PLAYERS  # the hands' and the kitty's texts when read: the proof reads `read`
     later: list[tuple[int | None, int]] = list(enumerate(masks))
-    for name in GROUPS:
-        if name in groups and name not in deal:
-            if name == "kitty":
-                out[name] = None
-                later.append((None, groups[name]))
-            else:  # a discard, whose text the proof reads
-                out[name] = _format(groups[name])
-            if name not in derived:
-                derived.append(name)
+    if "kitty" in groups:  # its text when read too; `_unwritten` writes in no discard (one due stops it)
+        out["kitty"] = None
+        later.append((None, groups["kitty"]))
+        if "kitty" not in derived:
+            derived.append("kitty")
     tricks = [trick for trick, _, _ in read]
     read_groups = ([*masks, groups.get("kitty", 0)], tricks)
     completion = Seated(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
-    completion.under, completion.winners = state.ctx, winners
+    completion.under, completion.winners, completion.steps = state.ctx, winners, actions
     return completion
 
 
@@ -221,31 +211,34 @@ def _result_plain(deal: dict[str, Any]) -> bool:
     return type(result) is dict and RESULT_KEYS.issuperset(result)
 
 
-def _before_play(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
+def _before_play(table: Table, deal: dict[str, Any]) -> tuple[CharlemagneState, list[Action]] | None:
     """The state as the first lead finds it, replayed as `derive` replays the deal but with every
-    card in every hand, so that no exchange finds a card not held; None when a step breaks a rule.
-    The auction is settled as `take_bid` settles it (the checks of each call are the fast replay's);
-    the other steps need no seat: their handlers give the giver, the discarder, the next defender."""
+    card in every hand, so that no exchange finds a card not held, and the actions before the play
+    as the fast replay reads them (`quick.before_play_actions`: their seats as written, each
+    handler's writing undone); None when a step breaks a rule. The auction is settled as
+    `take_bid` settles it (the checks of each call are the fast replay's); the other steps need no
+    seat: their handlers give the giver, the discarder, the next defender."""
     variant: str = table.options.variant
     full = FULL_DECK[variant]
     state = CharlemagneState(table, variant, deal["dealer"], [full] * PLAYERS, [full] * PLAYERS, 0)
-    bids = BID_VALUES[variant]
-    names = [call if type(call) is str else call["call"] for call in deal["auction"]]
-    calls = [bids[name] for name in names if type(name) is str and name in bids]
-    actions = exchange_actions(variant, deal)
-    if len(calls) != PLAYERS or actions is None:  # a call that is not canonical: left to the full path
+    actions = before_play_actions(variant, deal)
+    if actions is None:  # a call or a card not written canonically: left to the full path
         return None
-    won = winning_call(variant, calls)
+    won = winning_call(variant, [action.value for action in actions[:PLAYERS]])
     if won is not None:
         state.bid, state.bidder = won[0], state.seat_after(state.dealer, 1 + won[1])
     state.calls_made = PLAYERS
     end_auction(state)
-    for action in actions:
+    exchanges = actions[PLAYERS:]
+    written = [action.seat for action in exchanges]
+    for action in exchanges:
         if flow.advance(state, action):
             return None
+    for action, seat in zip(exchanges, written, strict=True):  # the handlers write the seat they find
+        action.seat = seat
     if state.phase < PLAY and flow.close_phases(state, PLAY):
         return None
-    return state if state.phase == PLAY else None
+    return (state, actions) if state.phase == PLAY else None
 
 
 def _played(

@@ -284,12 +284,14 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         completion: Completion | None = None,
     ) -> QuickDeal | None:
         """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`); a deal the
-        fast derivation completed comes with its reading of the cards and its tricks' winners."""
+        fast derivation completed comes with its reading of the cards, its tricks' winners and its
+        actions before the play."""
         if completion is None:
             return quick.quick_deal(table, deal, self.turn)
         if isinstance(completion, Seated):
             winners = (completion.under, completion.winners)
-            return quick.quick_deal(table, deal, self.turn, completion.read, winners)
+            steps, completion.steps = completion.steps, None  # the replay writes their seats: handed once
+            return quick.quick_deal(table, deal, self.turn, completion.read, winners, steps)
         return quick.quick_deal(table, deal, self.turn, completion.read)
 
     # --- partial records (spec/rules/charlemagne.md §8) ----------------------------------------

@@ -58,7 +58,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
         completion = Seated(
             {**dumped, "hands": [None] * n}, texts, list(fastread.HAND_PATHS[:n]), {}, (masks, tricks)
         )
-        completion.under, completion.winners = state.trump, winners
+        completion.under, completion.winners, completion.steps = state.trump, winners, None
         return completion
     return completed_hands(table, dumped, played, card_bits(n))
 

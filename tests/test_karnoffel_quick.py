@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 
 from recordkit.games import RULESETS
 from recordkit.quick import clean_replays
+from recordkit.rules import fastread
 from recordkit.rules.karnoffel import quick
 from recordkit.rules.karnoffel.deal import state_of_hands
 from recordkit.rules.karnoffel.powers import LED_DEVIL, leads, winning_index
+from recordkit.rules.karnoffel.quick_partial import Replayed
 from recordkit.rules.karnoffel.record import CALLS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState
 from tests.test_karnoffel_partial import PROPERTY, players, seeds
@@ -128,3 +130,26 @@ def test_tricks_only_records_are_proven_in_one_pass(n: int, seed: int) -> None:
     replays = clean_replays(tricks_only)
     assert replays is not None
     assert [r.scores for r in replays] == [d["result"]["scores"] for d in record["deals"]]
+
+
+@PROPERTY
+@given(players, seeds)
+def test_what_a_derivation_hands_its_proof_is_what_the_proof_reads(n: int, seed: int) -> None:
+    """format.partial: the proposal windows' outcome and the face-up cards a fast derivation hands
+    its proof (`quick_partial.Replayed`) are what the proof reads from the completed deal
+    (`quick.windows_of`, the face-up codes), and a proof that reads them itself finds the same."""
+    record = generated(n, seed, {})
+    table = table_of(record)
+    for deal in record["deals"]:
+        completion = KARNOFFEL.quick_completed(table, {k: v for k, v in deal.items() if k != "hands"})
+        if not isinstance(completion, Replayed):
+            continue
+        sketch = completion.sketch
+        assert completion.proposed == quick.windows_of(table, sketch["dealer"], sketch["proposals"])
+        assert completion.faceup == fastread.card_ids(quick.CARD_IDS[table.options.deck], sketch["faceup"])
+        handed = KARNOFFEL.quick_deal(table, copy.deepcopy(sketch), [0] * n, completion)
+        assert handed is not None
+        unhanded = copy.copy(completion)
+        unhanded.proposed, unhanded.faceup = None, None  # type: ignore[assignment]
+        read = KARNOFFEL.quick_deal(table, copy.deepcopy(sketch), [0] * n, unhanded)
+        assert read is not None and read.scores == handed.scores

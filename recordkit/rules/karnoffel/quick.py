@@ -104,6 +104,8 @@ def quick_deal(
     read: Read | None = None,
     play: KarnoffelState | None = None,
     played: Sequence[int] = (),
+    proposed: Proposed | None = None,
+    faceup: list[int] | None = None,
 ) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
@@ -111,16 +113,18 @@ def quick_deal(
     says the same. The seats in `unsized` (a derived deal's, holding only the cards they played)
     are not sized; `read` is the fast derivation's reading of the deal's cards, not read again,
     and `play` its state after the tricks (`end_trick` of each), whose tricks are not played again,
-    with `played`, each seat's cards in them as a bitmask."""
+    with `played`, each seat's cards in them as a bitmask; `proposed` and `faceup` what it found
+    the windows do (`windows_of`) and the face-up cards' ids, not read again."""
     n = table.players
     dealer = deal.get("dealer")
     if type(dealer) is not int or not 0 <= dealer < n:
         return None
     written = deal.get("proposals", [])
-    proposed = windows_of(table, dealer, written)
+    if proposed is None:
+        proposed = windows_of(table, dealer, written)
     if proposed is None or (read is None and deal.get("hands") is None and FACE_DOWN[proposed.stage]):
         return None  # (hands left out: the derivation's)
-    state = _dealt(table, deal, proposed.stage, unsized, read)
+    state = _dealt(table, deal, proposed.stage, unsized, read, faceup)
     if state is None:
         return None
     state.before = sides = sides_before([int(total) for total in before], n)
@@ -227,10 +231,16 @@ def _windows(written: Any) -> Words | None:
 
 
 def _dealt(
-    table: Table, deal: dict[str, Any], stage: int, unsized: frozenset[int], read: Read | None
+    table: Table,
+    deal: dict[str, Any],
+    stage: int,
+    unsized: frozenset[int],
+    read: Read | None,
+    faceup: list[int] | None = None,
 ) -> KarnoffelState | None:
     """The state after the staged deal: the right keys, a played deal, the rounds' sizes for where
-    the windows stopped it (`stage`), every card at most once, the chosen suit as stated."""
+    the windows stopped it (`stage`), every card at most once, the chosen suit as stated
+    (`faceup`: the face-up cards' ids, read already)."""
     if (
         not DEAL_KEYS.issuperset(deal)
         or deal.get("status", "played") != "played"
@@ -242,7 +252,8 @@ def _dealt(
     if stated is not None and stated not in SUIT_LETTERS:
         return None
     deck = table.options.deck
-    faceup = fastread.card_ids(CARD_IDS[deck], deal.get("faceup"))
+    if faceup is None:
+        faceup = fastread.card_ids(CARD_IDS[deck], deal.get("faceup"))
     if faceup is None:
         return None
     if read is not None:  # the derivation's reading: no code written twice

@@ -50,10 +50,14 @@ class Replayed(Deferred):
     every card to the seat that played it; None when no card is played. The derived hands' texts
     are written when the deal is first read."""
 
-    __slots__ = ("play", "played")
+    __slots__ = ("faceup", "play", "played", "proposed")
     play: KarnoffelState | None
     played: list[int]
     """Each seat's cards played (its face-up card among them) as a bitmask, no card twice."""
+    proposed: quick.Proposed
+    """What the deal's proposal windows do (`quick.windows_of` of its dealer and words)."""
+    faceup: list[int]
+    """The face-up cards' ids, as read."""
 
 
 def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
@@ -116,6 +120,7 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     texts = functools.partial(_write_hands, cards.deck.codes, later)
     completion = Replayed(completed, texts, paths, unchecked, (masks, trick_ids))
     completion.play, completion.played = play, played_masks
+    completion.proposed, completion.faceup = proposed, faceup
     return completion
 
 

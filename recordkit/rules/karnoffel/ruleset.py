@@ -280,15 +280,23 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
     ) -> QuickDeal | None:
         """The fast path (`recordkit.rules.karnoffel.quick`): a clean deal proven so from its JSON;
         for a deal the fast derivation completed, the seats whose hand sizes it leaves unchecked
-        (they hold only the cards they played) are not sized, and its reading of the cards and its
-        play (`quick_partial.Replayed`) are not done again."""
+        (they hold only the cards they played) are not sized, and its reading of the cards, of the
+        windows and its play (`quick_partial.Replayed`) are not done again."""
         if completion is None:  # a deal as recorded: every seat sized
             return quick.quick_deal(table, deal, before)
         unchecked = completion.unchecked
         unsized = frozenset(seat for code, seat in unchecked if code == "DEAL-HAND-SIZE" and seat is not None)
         if isinstance(completion, quick_partial.Replayed):
             return quick.quick_deal(
-                table, deal, before, unsized, completion.read, completion.play, completion.played
+                table,
+                deal,
+                before,
+                unsized,
+                completion.read,
+                completion.play,
+                completion.played,
+                completion.proposed,
+                completion.faceup,
             )
         return quick.quick_deal(table, deal, before, unsized, completion.read)
 

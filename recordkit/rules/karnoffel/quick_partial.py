@@ -12,8 +12,9 @@ play), calls or tricks as objects, a surrender with cards after it, a play that 
 where the record does. The guess is proven by the fast replay of the completed deal, which is given
 the completion (`Ruleset.quick_deal`) and so leaves the sizes of the hands known only in part
 unchecked, as the full replay does. Derivation and replay are one pass: the completion carries its
-reading of the cards (`Completion.read`) and the play it found (`Replayed`), whose tricks the fast
-replay takes once it has held each card to the seat that played it.
+reading of the cards (`Completion.read`), of the windows and the face-up cards, and the play it
+found (`Replayed`), whose tricks the fast replay takes once it has held each card to the seat that
+played it.
 """
 
 from __future__ import annotations

@@ -55,11 +55,16 @@ def count(source: Path) -> tuple[int, int]:
             "--count",
             str(source),
         ]
-        run = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
-        found = TOTALS.search(out.read_bytes())
-        if found is None:
-            raise RuntimeError(f"no instruction total in callgrind's output for {source}")
+        run = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
+        found = TOTALS.search(out.read_bytes()) if out.exists() else None
+        if run.returncode != 0 or found is None:
+            said = [line for line in run.stderr.splitlines() if line.strip() and not line.startswith("==")]
+            raise CountError((said or ["no instruction total"])[-1][:100])
         return int(found.group(1)), int(run.stdout.split()[-1])
+
+
+class CountError(Exception):
+    """A count that did not come out (the code under it changing): its row says why."""
 
 
 def measured(source: Path) -> None:
@@ -104,7 +109,11 @@ def main() -> None:
             name = f"{game} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
             full, tricks = Path(scratch) / "full.jsonl", Path(scratch) / "tricks.jsonl"
             write_game(full, tricks, game, players, options, args.records * 10, args.seed)
-            (full_ir, deals), (tricks_ir, tricks_deals) = count(full), count(tricks)
+            try:
+                (full_ir, deals), (tricks_ir, tricks_deals) = count(full), count(tricks)
+            except CountError as failure:
+                print(f"{name:32} failed: {failure}")
+                continue
             assert deals == tricks_deals, (deals, tricks_deals)
             ratio = tricks_ir / full_ir
             shown = f"{name:32} {full_ir / deals:10,.0f} {tricks_ir / deals:12,.0f} {ratio:6.3f}x"

@@ -185,6 +185,19 @@ class Deferred(Completion):
         return self._deal
 
 
+def write_groups(
+    spell: Callable[[int], str], other: str, groups: list[tuple[int | None, int]], deal: dict[str, Any]
+) -> None:
+    """Write the texts of a fast derivation's groups into a deal's JSON (the `texts` of a
+    `Deferred`): each (seat, cards as a bitmask) into its hand, (None, cards) into the game's
+    other dealt group `other` (the dog, the kitty); `spell` writes a bitmask as the game's codes."""
+    for seat, mask in groups:
+        if seat is None:
+            deal[other] = spell(mask)
+        else:
+            deal["hands"][seat] = spell(mask)
+
+
 class Seated(Deferred):
     """A fast derivation's completion with the place of each trick's winning card (`winners`), as
     the game's `winning_index` found it under `under` (what it reads besides the cards: the trump,

@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, PlayedTrick, QuickDeal, Seated, Table
+from recordkit.rules.base import Action, Completion, PlayedTrick, QuickDeal, Seated, Table, write_groups
 from recordkit.rules.charlemagne import flow, partial, quick
 from recordkit.rules.charlemagne.auction import end_auction, winning_call
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
@@ -93,18 +93,11 @@ def quick_completed(table: Table, deal: dict[str, Any]) -> Completion | None:
             derived.append("kitty")
     tricks = [trick for trick, _, _ in read]
     read_groups = ([*masks, groups.get("kitty", 0)], tricks)
-    completion = Seated(out, functools.partial(_write_groups, later), derived, unchecked, read_groups)
+    completion = Seated(
+        out, functools.partial(write_groups, _format, "kitty", later), derived, unchecked, read_groups
+    )
     completion.under, completion.winners, completion.steps = state.ctx, winners, actions
     return completion
-
-
-def _write_groups(groups: list[tuple[int | None, int]], deal: dict[str, Any]) -> None:
-    """Write the texts of the derived groups (a seat's hand, or None: the kitty) into a deal's JSON."""
-    for seat, mask in groups:
-        if seat is None:
-            deal["kitty"] = _format(mask)
-        else:
-            deal["hands"][seat] = _format(mask)
 
 
 def unplayed(table: Table, deal: dict[str, Any], turn: TurnOf, score: Score) -> QuickDeal | None:

@@ -24,7 +24,7 @@ from operator import itemgetter
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, Deferred, QuickDeal, Table
+from recordkit.rules.base import Action, Completion, Deferred, QuickDeal, Table, write_groups
 from recordkit.rules.french_tarot import announcements, contract, partial, quick
 from recordkit.rules.french_tarot.cards import BITS, DECK, FULL_DECK, HAND_SIZES
 from recordkit.rules.french_tarot.play import winning_index
@@ -130,17 +130,12 @@ def completed(table: Table, deal: dict[str, Any]) -> Completion | None:
     if dog_later:
         groups.append((None, dog_mask))
     return Deferred(
-        out, functools.partial(_write_groups, groups), derived, unchecked, ([*masks, dog_mask], tricks)
+        out,
+        functools.partial(write_groups, _format, "dog", groups),
+        derived,
+        unchecked,
+        ([*masks, dog_mask], tricks),
     )
-
-
-def _write_groups(groups: list[tuple[int | None, int]], deal: dict[str, Any]) -> None:
-    """Write the texts of the derived groups (a seat's hand, or None: the dog) into a deal's JSON."""
-    for seat, mask in groups:
-        if seat is None:
-            deal["dog"] = _format(mask)
-        else:
-            deal["hands"][seat] = _format(mask)
 
 
 def unplayed(table: Table, deal: dict[str, Any], score: Score) -> QuickDeal | None:

@@ -422,6 +422,21 @@ def as_scored(ref: Recorder, deal: Any) -> Any:
     return deal if replayed.scores is not None else deal.model_copy(update={"result": None})
 
 
+SHOWING = re.compile(r"^((?:\d+: )?poignee \S+) ")
+"""A poignée as typed: its seat (when not the turn's) and level, then the trumps it shows."""
+
+
+def offered(line: str, legal: list[str]) -> bool:
+    """Whether a typed action is among those `legal` lists as still possible. A poignée is listed
+    once a level, with one canonical showing (tarot.poignee.count): with the hand not
+    known, the one of a hand holding every trump not yet seen, so a poignée is offered when one of
+    its level and seat is."""
+    showing = SHOWING.match(line)
+    if showing is None:
+        return line in legal
+    return any(listed.startswith(showing.group(1) + " ") for listed in legal)
+
+
 @pytest.mark.parametrize(("game", "count", "options"), GAMES, ids=lambda v: str(v))
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16), probe=st.integers(0, 12))
@@ -440,7 +455,7 @@ def test_a_game_typed_without_the_hands_gives_the_same_record(
         assert rec.deal(**unknown_fields(rec, live.dealt)) == []
         for line in lines:
             if step % 13 == probe:
-                assert line in rec.legal(), line
+                assert offered(line, rec.legal()), line
             assert rec.act(line) == [], line
             step += 1
     expected = [as_scored(ref, forgotten(ref, deal)).model_dump(mode="json") for deal in ref.record().deals]

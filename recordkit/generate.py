@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from recordkit.model import RecordBase
+from recordkit.model import RecordBase, points
 from recordkit.players import Player, PlayerName, player_for, random_player
 from recordkit.rules.base import Ruleset
 
@@ -45,7 +45,7 @@ def generate_record(
     for _ in range(deals):
         deal, state = generate_deal(ruleset, table, dealer, rng, totals, chooser)
         scores = list(deal.result.scores) if deal.result is not None else [0] * players
-        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        totals = [points(t + s) for t, s in zip(totals, scores, strict=True)]  # 40.0 written 40, as read
         deal.totals = totals
         written.append(written_as(ruleset, table, deal, state, form))
         dealer = ruleset.next_dealer(table, dealer, state)

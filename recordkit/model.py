@@ -118,7 +118,7 @@ knows none leaves `hands` out: the replay derives them from the play (spec/FORMA
 records")."""
 
 
-def _points(value: Any) -> Any:
+def points(value: Any) -> Any:
     """A score, total or count of card points: a JSON number within ±POINTS_LIMIT, never text or
     true/false; written as an integer when it is whole (25, not 25.0), halves stay (40.5)."""
     if type(value) is int and -POINTS_LIMIT <= value <= POINTS_LIMIT:
@@ -134,7 +134,7 @@ def _points(value: Any) -> Any:
 
 Points = Annotated[
     int | float,
-    BeforeValidator(_points),
+    BeforeValidator(points),
     WithJsonSchema({"type": "number", "minimum": -POINTS_LIMIT, "maximum": POINTS_LIMIT}),
 ]
 """A score as written on the score sheet: a whole number, or a half for French Tarot."""

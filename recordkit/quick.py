@@ -20,7 +20,7 @@ from recordkit.diagnostics import Severity
 from recordkit.engine import replay_completed, replay_sheet
 from recordkit.games import RULESETS
 from recordkit.limits import within_limits
-from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
+from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, MetaValue, parse_version
 from recordkit.rules.base import Completion, QuickDeal, Ruleset, Table
 
 _NUMBER = frozenset({int, float})
@@ -29,10 +29,9 @@ HEADERS_KEPT = 64
 """The most headers whose verdict `clean_header` keeps (all are forgotten when it is full)."""
 _HEADERS: dict[bytes, Table | None] = {}
 """The table of each header seen (its JSON without the deals and `meta`), or None if refused."""
-_META: TypeAdapter[Any] = TypeAdapter(
-    RecordBase.model_fields["meta"].annotation, config=ConfigDict(strict=True)
-)
-"""The record model's own validation of the `meta` tags (`Strict` models are strict)."""
+_META: TypeAdapter[dict[str, MetaValue]] = TypeAdapter(dict[str, MetaValue], config=ConfigDict(strict=True))
+"""The record model's own validation of the `meta` tags (the type `RecordBase.meta` declares;
+`Strict` models are strict)."""
 
 
 def clean_deals(data: Any, game: str | None = None) -> int | None:

@@ -248,29 +248,64 @@ def test_progress_on_a_terminal_has_a_total(
 # --- 8. CI runs the gates -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("failing", [None, "ruff check", "ruff format", "mypy"])
-def test_ci_runs_ruff_and_mypy_before_the_tests(tmp_path: Path, failing: str | None) -> None:
-    """.ci/run with a stand-in python3 that logs each command: the gates run, in order, and a
-    failing one stops the run before pytest."""
-    log = tmp_path / "log"
-    shim = tmp_path / "python3"
+def stand_in_python(folder: Path, log: Path, failing: str | None) -> None:
+    """A `python3` in `folder` that logs each command with the program that ran it, fails on the
+    gate `failing`, and makes `-m venv DIR` a folder whose `bin/activate` puts its own logging
+    `python` first on the PATH, as a real virtual environment would."""
     fail = f'[[ "$*" == "-m {failing}"* ]] && exit 1' if failing else ""
-    shim.write_text(f'#!/usr/bin/env bash\necho "$*" >> {shlex.quote(str(log))}\n{fail}\nexit 0\n')
+    body = f"""#!/usr/bin/env bash
+echo "$0 $*" >> {shlex.quote(str(log))}
+{fail}
+if [[ "$1 $2" == "-m venv" ]]; then
+  mkdir -p "$3/bin" && cp "$0" "$3/bin/python"
+  echo 'export PATH="'"$3"'/bin:$PATH"' > "$3/bin/activate"
+fi
+exit 0
+"""
+    shim = folder / "python3"
+    shim.write_text(body)
     shim.chmod(0o755)
+
+
+@pytest.mark.parametrize("failing", [None, "ruff check", "ruff format", "mypy"])
+def test_ci_runs_ruff_and_mypy_before_the_tests_in_its_own_environment(
+    tmp_path: Path, failing: str | None
+) -> None:
+    """.ci/run with a stand-in python3 that logs each command: it makes a new virtual environment
+    first, and the installs, the gates and pytest all run with that environment's python, never
+    the machine's (which could hide a missing install); the gates run in order, a failing one
+    stops the run before pytest, and pytest runs the thorough hypothesis profile."""
+    log = tmp_path / "log"
+    stand_in_python(tmp_path, log, failing)
     done = subprocess.run(
         ["bash", str(ROOT / ".ci" / "run")],
-        env={**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"},
+        env={**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}", "TMPDIR": str(tmp_path)},
         capture_output=True,
         check=False,
     )
-    ran = [line.split()[1:3] for line in log.read_text().splitlines() if line.startswith("-m ")]
+    calls = [line.split(" ", 1) for line in log.read_text().splitlines()]
+    assert calls[0][0] == str(tmp_path / "python3") and calls[0][1].startswith("-m venv ")
+    venv = Path(calls[0][1].split()[2])
+    assert venv.is_relative_to(tmp_path), "the environment is made anew, in a fresh folder"
+    assert all(program == str(venv / "bin" / "python") for program, _ in calls[1:])
+    ran = [args.split()[1:3] for _, args in calls[1:] if args.startswith("-m ")]
     gates = [["ruff", "check"], ["ruff", "format"], ["mypy"], ["pytest"]]
     if failing is None:
-        assert done.returncode == 0
+        assert done.returncode == 0, done.stderr
         assert [r for r in ran if r[0] != "pip"] == gates
+        assert ["pip", "install"] in ran[: ran.index(["ruff", "check"])]
     else:
         assert done.returncode != 0
         assert ["pytest"] not in ran
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    """.ci/run installs and tests as the README tells a new user to (it adds the profile)."""
+    readme = README.split("Run the tests", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0].strip()
+    install, test = readme.split(" && ")
+    run = (ROOT / ".ci" / "run").read_text()
+    assert install.replace("pip", "python -m pip", 1) in run
+    assert f"HYPOTHESIS_PROFILE=thorough {test}" in run
 
 
 # --- 9. no stale text -------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from recordkit.generate import generate_record
 from recordkit.notation import text_sources
 from recordkit.sources import RawRecord
 from recordkit.validate import Settings, validate_record
+from tests.budget import examples
 from tests.helpers import generated
 from tests.test_properties import games as any_game
 from tests.test_tarot_properties import play_one_illegal_card
@@ -52,7 +53,7 @@ def back(archive: Path) -> list[bytes]:
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

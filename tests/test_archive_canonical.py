@@ -21,6 +21,7 @@ from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import FORMAT_VERSION
 from recordkit.quick import clean_replays
+from tests.budget import examples
 from tests.test_properties import games
 
 Deal = dict[str, Any]
@@ -182,7 +183,7 @@ def assert_stored_text_is_canonical(data: dict[str, Any]) -> int:
     return accepted
 
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY

@@ -54,6 +54,7 @@ from recordkit.rules.charlemagne.play import legal_mask, winning_index
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
+from tests.budget import examples
 from tests.columnar_helpers import (
     archive_of,
     both_ways,
@@ -65,8 +66,8 @@ from tests.columnar_helpers import (
 from tests.test_properties import PROPERTY, option_values, play
 
 CHARLEMAGNE = RULESETS["charlemagne"]
-MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "6")))
-RULES = settings(PROPERTY, max_examples=50)
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", examples(6))))
+RULES = settings(PROPERTY, max_examples=examples(50))
 VARIANTS = ("standard", "maine")
 games = st.tuples(
     st.just(CHARLEMAGNE), st.just(PLAYERS), option_values(CharlemagneOptions), st.integers(0, 2**31)
@@ -481,7 +482,7 @@ def _lone(record: dict[str, Any]) -> tuple[int, Any] | None:
 
 
 @given(st.sampled_from(VARIANTS), st.booleans())
-@settings(PROPERTY, max_examples=2)
+@settings(PROPERTY, max_examples=examples(2))
 def test_a_knock_by_a_lone_hand_is_not_proven(variant: str, lone: bool) -> None:
     """charlemagne.play.knock: in a deal played by a lone hand, a knock by the lone bidder (his
     partner is out) is CHARLEMAGNE-KNOCK-SEAT, and the columns do not prove it; a knock by a

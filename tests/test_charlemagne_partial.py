@@ -22,6 +22,7 @@ from recordkit.model import trick_codes
 from recordkit.rules.base import Completion
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.record import CharlemagneDeal
+from tests.budget import examples
 from tests.helpers import bump_score, diagnostics_of, swap_in
 from tests.test_charlemagne_properties import (
     CHARLEMAGNE,
@@ -33,7 +34,7 @@ from tests.test_charlemagne_properties import (
 )
 
 SAMPLES = Path(__file__).parent.parent / "samples" / "charlemagne"
-PROPERTY = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def sample_deal(name: str, index: int) -> dict[str, Any]:

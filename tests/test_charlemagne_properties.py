@@ -23,10 +23,11 @@ from recordkit.rules.charlemagne.cards import DECKS
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.play import legal_mask
 from recordkit.rules.charlemagne.record import CharlemagneDeal
+from tests.budget import examples
 from tests.helpers import Swap, codes_of, diagnostics_of, put_card, reported_at_swap
 from tests.test_properties import option_values
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHARLEMAGNE = RULESETS["charlemagne"]
 
 variants = st.sampled_from(["standard", "maine"])

@@ -16,9 +16,10 @@ from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.generate import generate_record
 from recordkit.quick import clean_replays
+from tests.budget import examples
 from tests.test_charlemagne_properties import CHARLEMAGNE, any_options, seeds, table_of
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def tricks_only(seed: int, options: dict[str, Any], deals: int = 4) -> dict[str, Any]:

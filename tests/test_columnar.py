@@ -36,6 +36,7 @@ from recordkit.rules.french_tarot.columnar import Contract, Poignees, Variant, _
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, validate_record
+from tests.budget import examples
 from tests.columnar_helpers import (
     archive_of,
     both_ways,
@@ -50,7 +51,7 @@ from tests.test_properties import PROPERTY, option_values, play
 
 TAROT = RULESETS["french-tarot"]
 TAROT_CODES = DECK.codes
-MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "60")))
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", examples(60))))
 COLUMNAR = sorted(
     (r for r in RULESETS.values() if type(r).prove_columns is not Ruleset.prove_columns), key=lambda r: r.name
 )

@@ -22,6 +22,7 @@ from recordkit.generate import generate_deal, generate_record
 from recordkit.players import PlayerName, player_for
 from recordkit.rules.french_tarot.cards import EXCUSE, TRUMPS
 from recordkit.rules.french_tarot.scoring import GARDE, POIGNEE_THRESHOLDS
+from tests.budget import examples
 from tests.helpers import codes_of
 from tests.test_properties import option_values
 
@@ -68,7 +69,7 @@ def test_heuristic_games_validate_clean(game: str, players: int, options: dict[s
         assert codes_of(record_data(game, players, seed, options)) == []
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(sorted(RULESETS)).flatmap(
         lambda name: st.tuples(

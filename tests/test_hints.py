@@ -21,10 +21,11 @@ from recordkit.games import RULESETS
 from recordkit.generate import Form, generate_record
 from recordkit.inputs import validate_inputs
 from recordkit.validate import RecordReport, Settings, validate_paths
+from tests.budget import examples
 from tests.helpers import bump_score, diagnostics_of
 
 ROOT = Path(__file__).parent.parent
-PROPERTY = settings(max_examples=25, deadline=None)
+PROPERTY = settings(max_examples=examples(25), deadline=None)
 
 
 def sample(path: str) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from recordkit.cli import app
 from recordkit.jsonread import MAX_RECORD_BYTES, json_file_records
 from recordkit.raw import RawLine, RawRecord
 from recordkit.sources import read_records, write_atomic
+from tests.budget import examples
 from tests.helpers import generated
 
 runner = CliRunner()
@@ -117,7 +118,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(json_values, max_size=8), st.sampled_from([1, 7, 64]))
 def test_a_list_read_in_small_windows_is_the_list(values: list[object], chunk: int) -> None:
     text = orjson.dumps(values, option=orjson.OPT_INDENT_2)
@@ -232,7 +233,7 @@ small_records = st.dictionaries(small_texts, small_values, max_size=4).flatmap(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(small_records | st.lists(small_values, max_size=5))
 def test_within_limits_is_the_walk_that_names_each_place_over_them(data: object) -> None:
     """format.limits: the quick test a record or deal's short JSON settles (its own compact JSON,

@@ -31,6 +31,7 @@ from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
+from tests.budget import examples
 from tests.columnar_helpers import (
     SHARED_MISTAKES,
     changed_copies,
@@ -43,7 +44,7 @@ from tests.test_properties import PROPERTY, option_values
 from tests.test_properties import play as play_game
 
 JOFFRE = RULESETS["joffre"]
-MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "8")))
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", examples(8))))
 numbers = st.fixed_dictionaries(
     {}, optional={"target": st.sampled_from([12, 25, 40]), "min_bid": st.integers(1, 4)}
 )

@@ -26,6 +26,7 @@ from recordkit.rules.joffre import Joffre
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
+from tests.budget import examples
 from tests.helpers import diagnostics_of
 from tests.test_joffre_properties import joffre_options
 from tests.test_joffre_rules import DEAL_1, DEAL_3, THREE_DEAL_2
@@ -451,7 +452,7 @@ def test_the_sheet_of_a_played_deal_is_checked_joffre_sheet_replay() -> None:
 
 # --- properties over generated games -------------------------------------------------------------
 
-PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 players = st.sampled_from([3, 4])
 seeds = st.integers(0, 2**31)
 

@@ -22,10 +22,11 @@ from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.play import legal_mask
 from recordkit.rules.joffre.record import JoffreDeal, bid_value
+from tests.budget import examples
 from tests.helpers import Swap, codes_of, diagnostics_of, put_card, reported_at_swap
 from tests.test_properties import option_values
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 JOFFRE = RULESETS["joffre"]
 
 players = st.sampled_from([3, 4])

@@ -21,6 +21,7 @@ from recordkit.rules.base import Completion, Table
 from recordkit.rules.joffre import Joffre
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
+from tests.budget import examples
 from tests.test_joffre_partial import CLUB_1, CLUB_1_REVOKE
 from tests.test_joffre_properties import joffre_options
 from tests.test_properties import PROPERTY
@@ -80,7 +81,7 @@ def test_tricks_only_deals_take_the_fast_derivation_joffre_partial_tricks_only(
     assert fast_ones >= 20
 
 
-@settings(PROPERTY, max_examples=60)
+@settings(PROPERTY, max_examples=examples(60))
 @given(st.tuples(st.just(JOFFRE), st.sampled_from((3, 4)), joffre_options, st.integers(0, 2**31)))
 def test_the_fast_derivation_is_the_full_one_joffre_partial_tricks_only(game: Any) -> None:
     """joffre.partial.tricks-only: whenever the fast path derives a deal (every hand left out,

@@ -41,6 +41,7 @@ from recordkit.rules.karnoffel.powers import winning_index
 from recordkit.rules.karnoffel.state import WINDOWS, Said
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
+from tests.budget import examples
 from tests.columnar_helpers import (
     SHARED_MISTAKES,
     changed_copies,
@@ -55,8 +56,8 @@ from tests.test_properties import PROPERTY, option_values
 from tests.test_properties import play as play_game
 
 KARNOFFEL = RULESETS["karnoffel"]
-MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", "8")))
-RULES = settings(PROPERTY, max_examples=60)
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_COLUMNAR_EXAMPLES", examples(8))))
+RULES = settings(PROPERTY, max_examples=examples(60))
 """Each restated rule against the ruleset's function: cheap, so many examples."""
 karnoffel_games = st.tuples(
     st.just(KARNOFFEL),

@@ -24,12 +24,13 @@ from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.rules.base import Table
 from recordkit.rules.karnoffel.record import KarnoffelDeal
+from tests.budget import examples
 from tests.helpers import bump_score, codes_of, diagnostics_of
 from tests.test_karnoffel_properties import generated, options
 from tests.test_karnoffel_rules import ANNA_CLARA_WIN, FOUR, LUKAS_WINS, TWO, record, scored
 
 KARNOFFEL = RULESETS["karnoffel"]
-PROPERTY = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NOTE = "DEAL-NOT-CHECKED"
 
 players = st.sampled_from([2, 4, 6, 8])

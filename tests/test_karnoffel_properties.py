@@ -18,11 +18,12 @@ from recordkit.generate import generate_record
 from recordkit.quick import clean_deals
 from recordkit.rules.karnoffel.options import KarnoffelOptions
 from recordkit.rules.karnoffel.record import CALLS
+from tests.budget import examples
 from tests.helpers import codes_of, diagnostics_of
 from tests.test_properties import option_values
 from tests.test_quick import MANY, mutate
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KARNOFFEL = RULESETS["karnoffel"]
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = "SCHD"

@@ -17,6 +17,7 @@ from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.sources import RawRecord, read_records
 from recordkit.validate import Settings, validate_paths
+from tests.budget import examples
 from tests.helpers import file_codes
 
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -36,7 +37,7 @@ games = st.tuples(
 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_json_to_text_to_json_is_exact_and_text_is_canonical(game: tuple[str, str, int, int]) -> None:
     """JSON -> text -> JSON gives the record exactly; text -> JSON -> text the same text."""

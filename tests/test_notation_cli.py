@@ -14,6 +14,7 @@ from recordkit.cli import app
 from recordkit.codec import load, to_data
 from recordkit.notation import read_text, text_sources
 from recordkit.validate import Settings, validate_record
+from tests.budget import examples
 
 runner = CliRunner()
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -105,7 +106,7 @@ LINES = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.one_of(LINES, st.text(max_size=30)), max_size=12))
 def test_no_text_makes_a_traceback(lines: list[str]) -> None:
     """Any text reads to records and diagnostics, and any record read validates to diagnostics."""

@@ -16,6 +16,7 @@ from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.notation import read
 from recordkit.notation.read import TextRecord, read_text
+from tests.budget import examples
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 
@@ -38,7 +39,7 @@ def _general(text: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -29,6 +29,7 @@ from recordkit.generate import generate_record
 from recordkit.rules.french_tarot.ruleset import FrenchTarot
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, findings, validate_paths, validate_record
+from tests.budget import examples
 from tests.helpers import flat_archive, generated
 from tests.test_archive import documented_queries
 from tests.test_properties import games as any_game
@@ -72,7 +73,7 @@ def deals_rows(archive: Path) -> list[dict[str, Any]]:
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from recordkit.rules.charlemagne.cards import DECKS, JOKER_SUIT, context
 from recordkit.rules.charlemagne.play import winning_index as charlemagne_winner
 from recordkit.rules.karnoffel.play import playable_cards
+from tests.budget import examples
 
-SHARED = settings(max_examples=300, deadline=None)
+SHARED = settings(max_examples=examples(300), deadline=None)
 
 
 @SHARED

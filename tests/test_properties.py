@@ -15,9 +15,10 @@ from recordkit.codec import dumps, loads, to_data
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.rules.base import Ruleset
+from tests.budget import examples
 from tests.helpers import codes_of
 
-PROPERTY = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def option_values(options: type[BaseModel]) -> st.SearchStrategy[dict[str, Any]]:

@@ -28,11 +28,12 @@ from recordkit.rules.base import Ruleset
 from recordkit.rules.french_tarot.cards import DECK as TAROT_DECK
 from recordkit.sources import RawRecord, raw_records
 from recordkit.validate import RecordReport, Settings, validate_paths, validate_record
+from tests.budget import examples
 from tests.helpers import codes_of
 from tests.test_properties import PROPERTY, games, play
 
 SAMPLES = Path(__file__).parent.parent / "samples"
-MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_QUICK_EXAMPLES", "150")))
+MANY = settings(PROPERTY, max_examples=int(os.environ.get("RECORDKIT_QUICK_EXAMPLES", examples(150))))
 
 
 def has_fast_path(ruleset: Ruleset[Any, Any, Any]) -> bool:
@@ -252,7 +253,7 @@ def test_a_card_group_in_another_form_is_left_to_the_full_path() -> None:
     assert fastread.group_mask(bits, "S2 S1", 2) == 3
 
 
-@settings(PROPERTY, max_examples=15)
+@settings(PROPERTY, max_examples=examples(15))
 @given(st.lists(games, min_size=1, max_size=3), st.data())
 def test_an_archive_with_injected_violations_gets_the_full_replays_verdicts(
     played: list[Any], data: st.DataObject

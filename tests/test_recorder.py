@@ -23,6 +23,7 @@ from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import replay_deal
 from recordkit.model import trick_codes
 from recordkit.recorder import JournalError, Recorder, RefusedError
+from tests.budget import examples
 from tests.recording import (
     GAMES,
     actions_of,
@@ -438,7 +439,7 @@ def offered(line: str, legal: list[str]) -> bool:
 
 
 @pytest.mark.parametrize(("game", "count", "options"), GAMES, ids=lambda v: str(v))
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16), probe=st.integers(0, 12))
 def test_a_game_typed_without_the_hands_gives_the_same_record(
     game: str, count: int, options: dict[str, Any], seed: int, probe: int
@@ -542,7 +543,7 @@ def a_defender(ref: Recorder) -> int:
 
 
 @pytest.mark.parametrize(("game", "count", "options"), GAMES, ids=lambda v: str(v))
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16))
 def test_a_card_the_cards_seen_prove_illegal_is_refused(
     game: str, count: int, options: dict[str, Any], seed: int

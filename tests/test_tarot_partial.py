@@ -26,6 +26,7 @@ from recordkit.generate import Form, generate_record
 from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import TarotDeal
+from tests.budget import examples
 from tests.helpers import TAROT, diagnostics_of
 from tests.test_properties import option_values
 from tests.test_tarot_rules import (
@@ -633,7 +634,7 @@ def test_tarot_sheet_match_a_bad_fact_beside_the_cards() -> None:
 
 # --- properties over generated games ----------------------------------------------------------------
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 players = st.sampled_from([3, 4, 5])
 seeds = st.integers(0, 2**31)
 tarot_options = option_values(TarotOptions)

@@ -21,6 +21,7 @@ from recordkit.rules.french_tarot.quick import SEAT_ORDERS
 from recordkit.rules.french_tarot.record import BIDS, TarotDeal
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.rules.french_tarot.state import Phase
+from tests.budget import examples
 from tests.helpers import (
     TAROT,
     Swap,
@@ -33,7 +34,7 @@ from tests.helpers import (
 )
 from tests.test_properties import option_values
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 tarot_options = option_values(TarotOptions)
 players = st.sampled_from([3, 4, 5])
@@ -108,7 +109,7 @@ def test_the_trick_played_as_numbers_agrees_with_the_whole_trick(
                 assert last.winner == last.seats[winner_by_rank(last.cards)]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.sampled_from([3, 4, 5]), st.randoms(use_true_random=False), st.integers(0, 4))
 def test_the_fast_paths_trick_loop_agrees_with_the_rules(n: int, rng: Any, legal_cards: int) -> None:
     """tarot.play.* and tarot.trick.winner: the one-loop trick both replays play (`play_trick`)

@@ -18,10 +18,11 @@ from recordkit.derive import derive
 from recordkit.generate import generate_record
 from recordkit.rules.base import Table
 from recordkit.rules.french_tarot.options import TarotOptions
+from tests.budget import examples
 from tests.helpers import TAROT
 from tests.test_properties import option_values
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 players = st.sampled_from([3, 4, 5])
 seeds = st.integers(0, 2**31)
 tarot_options = option_values(TarotOptions)

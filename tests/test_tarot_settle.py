@@ -14,10 +14,11 @@ from recordkit.quick import clean_replays
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.scoring import as_points, contract_facts, deal_scores, points_counted
 from recordkit.rules.french_tarot.state import TarotState
+from tests.budget import examples
 from tests.helpers import codes_of, generated
 from tests.test_properties import option_values
 
-PROPERTY = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _states(data: dict[str, Any]) -> list[TarotState]:

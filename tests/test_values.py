@@ -24,6 +24,7 @@ from recordkit.diagnostics import Diagnostic
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import RecordBase
+from tests.budget import examples
 from tests.helpers import diagnostics_of, file_codes, generated
 
 runner = CliRunner()
@@ -138,7 +139,7 @@ def _fixed_point(text: bytes) -> None:
     assert recordkit.dumps(again) == written
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(sorted(RECORDS)), data=st.data())
 def test_canonical_form_is_a_fixed_point_for_every_number_mutant(key: tuple[str, int], data: Any) -> None:
     value = record(*key)
@@ -415,7 +416,7 @@ def _all_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return here
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(sorted(RECORDS)), data=st.data())
 def test_no_schema_diagnostic_leaks_pydantic_for_any_odd_value(key: tuple[str, int], data: Any) -> None:
     value = record(*key)

@@ -18,6 +18,7 @@ from recordkit.generate import generate_record
 from recordkit.sources import RawRecord, parsed, read_records
 from recordkit.validate import RecordReport, Settings, validate_record
 from recordkit.view.model import record_model
+from tests.budget import examples
 
 SAMPLES = sorted(p for p in Path("samples").rglob("*.json*") if "invalid" not in p.parts)
 
@@ -66,7 +67,7 @@ def _check_points(report: RecordReport) -> int:
 GAMES = [(name, count) for name, ruleset in RULESETS.items() for count in ruleset.player_counts]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(GAMES), st.integers(0, 10_000), st.sampled_from(["full", "tricks"]))
 def test_running_points_are_the_rules_count_in_generated_games(
     game: tuple[str, int], seed: int, form: str

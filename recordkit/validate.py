@@ -57,6 +57,14 @@ class RecordReport:
         return RecordReport(self.location, self.diagnostics, deal_count=self.deals)
 
 
+BATCH_DEALS = 4096
+"""The deals of a batch the columns check at once (`recordkit.batch`): enough that NumPy's cost
+per call vanishes behind the work per deal, few enough to keep memory flat."""
+SMALL_BATCH = 64
+"""A batch of fewer deals (a club's evening, a short file) goes straight to the record path:
+there the columns would cost more than they save, and validating a small file imports neither
+NumPy nor pyarrow (spec/ENGINE.md, "Speed")."""
+
 Item = Source | RecordReport
 """What validation takes: a reader's item, or a record already proven clean (by an archive's
 columnar check), which passes through."""
@@ -75,12 +83,16 @@ def validate_items(
     """A report for each record, in order; diagnostics pass through.
 
     With `findings_only` the reports carry only what was found (no parsed record or replays),
-    which lets a clean record take the fast path (`recordkit.quick`). With `jobs` > 1 the records
-    are parsed and checked on that many processes, and the reports are always findings only."""
-    if jobs <= 1:
-        check = partial(findings, settings=settings) if findings_only else partial(_check, settings=settings)
+    which lets the records go through the columns a batch at a time (`recordkit.batch`) and a
+    clean record take the fast path (`recordkit.quick`). With `jobs` > 1 the records are parsed
+    and checked on that many processes, and the reports are always findings only."""
+    if jobs <= 1 and not findings_only:
         for item in items:
-            yield check(item)
+            yield _check(item, settings)
+        return
+    if jobs <= 1:
+        for batch in batches(items):
+            yield from batch_findings(batch, settings)
         return
     from recordkit.parallel import chunked, ordered_map  # multiprocessing, for `--jobs` only
 
@@ -88,9 +100,57 @@ def validate_items(
         yield from found
 
 
+def batches(items: Iterable[Item]) -> Iterator[list[Item]]:
+    """The items parsed, in lists of about BATCH_DEALS deals (the columns' batch)."""
+    batch: list[Item] = []
+    deals = 0
+    for item in items:
+        read = parsed(item) if not isinstance(item, RecordReport) else item
+        batch.append(read)
+        deals += _deal_count(read)
+        if deals >= BATCH_DEALS:
+            yield batch
+            batch, deals = [], 0
+    if batch:
+        yield batch
+
+
+def _deal_count(item: Any) -> int:
+    """How many deals a parsed record has (0 for anything else)."""
+    data = item.data if isinstance(item, RawRecord) else None
+    deals = data.get("deals") if type(data) is dict else None
+    return len(deals) if type(deals) is list else 0
+
+
 def findings_of(settings: Settings, items: list[Item]) -> list[RecordReport | Diagnostic]:
     """What validating each record finds (a worker's job): reports without the parsed records."""
-    return [findings(item, settings) for item in items]
+    return batch_findings(items, settings)
+
+
+def batch_findings(items: list[Item], settings: Settings) -> list[RecordReport | Diagnostic]:
+    """What validating each of a batch of records finds: the records the columns prove clean
+    (`recordkit.batch`, for a batch of SMALL_BATCH deals or more) reported so at once, every other
+    record as `findings` reports it."""
+    read = [item if isinstance(item, RecordReport) else parsed(item) for item in items]
+    raws = [item for item in read if isinstance(item, RawRecord)]
+    clean: set[int] = set()
+    if sum(map(_deal_count, raws)) >= SMALL_BATCH:
+        from recordkit.batch import proven  # NumPy and pyarrow: for bulk input only
+
+        clean = {id(raw) for raw, ok in zip(raws, proven(raws, settings.game), strict=True) if ok}
+    return [_proven(item, settings) if id(item) in clean else findings(item, settings) for item in read]
+
+
+def _proven(raw: Item, settings: Settings) -> RecordReport:
+    """The report of a record the columns proved clean: nothing found (a notation record's
+    reader notes aside)."""
+    assert isinstance(raw, RawRecord)
+    found: list[Diagnostic] = []
+    if raw.places is not None:  # a record read from the notation (spec/NOTATION.md)
+        from recordkit.notation import located
+
+        found = located(raw, found, settings.strict)
+    return RecordReport(raw.location, found, deal_count=_deal_count(raw))
 
 
 def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:

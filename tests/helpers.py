@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from recordkit.batch import proven
 from recordkit.codec import to_data
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.games import RULESETS
@@ -24,14 +25,16 @@ TAROT = RULESETS["french-tarot"]
 def diagnostics_of(data: Any, strict: bool = True) -> list[Diagnostic]:
     """Every diagnostic of one record given as a JSON value.
 
-    Every record a test validates also goes through the fast path, which must never accept a
-    record that the full replay finds anything in (nor change the record)."""
+    Every record a test validates also goes through the fast path and the columns (`recordkit.batch`),
+    which must never accept a record that the full replay finds anything in (nor change the record)."""
     before = copy.deepcopy(data)
     quick = clean_deals(data)
-    assert data == before, "the fast path changed the record"
+    columns = proven([RawRecord(data, Location())])[0]
+    assert data == before, "the fast path or the columns changed the record"
     found = validate_record(RawRecord(data, Location()), Settings(strict=strict)).diagnostics
     notes_only = all(d.severity == Severity.INFO and d.code == "DEAL-NOT-CHECKED" for d in found)
     assert quick is None or notes_only, f"the fast path accepted a record with {found[:3]}"
+    assert not columns or not found, f"the columns proved a record with {found[:3]}"
     return found
 
 

@@ -22,6 +22,7 @@ from recordkit.model import Call, Note, RecordBase, Result, Status, Trick
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.written_columns import WrittenForm
 
 
 @dataclass(slots=True)
@@ -537,6 +538,12 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         """Which of these archive records (by games row) the full validation would find nothing
         wrong with, checked a whole row group at a time; None when the game has no columnar check.
         A record it cannot prove goes to the record path, so it must never prove a faulty one."""
+        return None
+
+    def written_form(self) -> WrittenForm | None:
+        """How this game's deals are written in the bare form `prove_columns` reads from parsed
+        JSON (`recordkit.rules.written_columns`), so that bulk JSON takes the columnar check;
+        None when its bulk takes the record path."""
         return None
 
     def trump_flags(self, state: StateT, cards: list[int]) -> list[bool]:

@@ -42,6 +42,7 @@ from recordkit.rules.columns import (
     totals_ok,
     written_scores,
 )
+from recordkit.rules.fastread import notes_ok
 from recordkit.rules.french_tarot.cards import (
     BOUTS,
     DECK,
@@ -57,8 +58,9 @@ from recordkit.rules.french_tarot.cards import (
 )
 from recordkit.rules.french_tarot.contract import is_honour, needed_honours
 from recordkit.rules.french_tarot.options import TarotOptions
-from recordkit.rules.french_tarot.record import BIDS, COEFFICIENTS
+from recordkit.rules.french_tarot.record import ANNOUNCEMENT_KEYS, BIDS, COEFFICIENTS, written_announcement
 from recordkit.rules.french_tarot.scoring import GARDE, POIGNEE_BONUS, POIGNEE_LEVELS, POIGNEE_THRESHOLDS
+from recordkit.rules.written_columns import Rows, WrittenForm, cards, seat_of, word, words
 
 PLAYERS = (3, 4, 5)
 """Table sizes the columnar check covers."""
@@ -101,6 +103,39 @@ SUIT_BIT = (1 << SUIT_OF).astype(np.uint8)
 TRUMP_BIT = np.uint8(1 << TRUMP_SUIT)
 PLAIN_SUIT_BIT = np.where(np.arange(6) < TRUMP_SUIT, 1 << np.arange(6), 0).astype(np.uint8)
 """A led suit's bit in a set of suits held, 0 for trumps (following trumps is `TRUMP_BIT`)."""
+
+
+def _announcements(value: Any, players: int) -> Rows | None:
+    """The announcements as calls rows: a poignée, slam or misère each, of plain words and a seat."""
+    if type(value) is not list:
+        return None
+    rows: list[tuple[str, int]] = []
+    for announcement in value:
+        if type(announcement) is not dict or not notes_ok(announcement):
+            return None
+        kind = announcement.get("type")
+        if type(kind) is not str or not ANNOUNCEMENT_KEYS.get(kind, frozenset()).issuperset(announcement):
+            return None
+        read = written_announcement(announcement)
+        if read is None or not seat_of(read[1], players):
+            return None
+        rows.append(read)
+    return [text for text, _ in rows], [seat for _, seat in rows]
+
+
+WRITTEN = WrittenForm(
+    frozenset({"dealer", "hands", "dog", "auction", "call", "discard", "announcements", "tricks", "status"})
+    | {"result", "totals", "comment", "time"},
+    "dog",
+    (
+        ("auction", "bid", words),
+        ("call", "call", word),
+        ("discard", "discard", cards),
+        ("announcements", "announce", _announcements),
+    ),
+)
+"""A deal in the bare form the columns read (`recordkit.rules.written_columns`): the auction,
+call, discard and announcements as the calls rows, in the order the record path replays them."""
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from recordkit.rules.french_tarot.cards import (
     TRUMPS,
 )
 from recordkit.rules.french_tarot.play import first_lead, play_trick
-from recordkit.rules.french_tarot.record import BIDS
+from recordkit.rules.french_tarot.record import ANNOUNCEMENT_KEYS, BIDS
 from recordkit.rules.french_tarot.scoring import (
     POIGNEE_LEVELS,
     deal_scores,
@@ -50,11 +50,6 @@ PETIT_SEC = 1 << PETIT
 Handler = Callable[[TarotState, Action], list[Violation]]
 SEAT_ORDERS = {n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in HAND_SIZES}
 """The seats in the order they play to a trick, by number of players and leader."""
-ANNOUNCEMENT_KEYS = {
-    "slam": frozenset({"type", "seat", "comment", "time"}),
-    "poignee": frozenset({"type", "seat", "level", "cards", "comment", "time"}),
-    "misere": frozenset({"type", "seat", "kind", "comment", "time"}),
-}
 MISERE_KINDS = ("trumps", "honours")
 
 

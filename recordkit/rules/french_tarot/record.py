@@ -191,3 +191,26 @@ class TarotRecord(RecordBase):
     game: Literal["french-tarot"]
     options: TarotOptions = Field(default_factory=TarotOptions)
     deals: list[TarotDeal] = Field(default_factory=list)
+
+
+ANNOUNCEMENT_KEYS = {
+    "slam": frozenset({"type", "seat", "comment", "time"}),
+    "poignee": frozenset({"type", "seat", "level", "cards", "comment", "time"}),
+    "misere": frozenset({"type", "seat", "kind", "comment", "time"}),
+}
+"""The keys each kind of announcement may have."""
+
+
+def written_announcement(announcement: object) -> tuple[str, int] | None:
+    """An announcement as a calls row describes it (`describe`) and its seat, read from the record
+    as written; None for anything but a poignée, slam or misère of plain words and a seat."""
+    if type(announcement) is not dict or type(announcement.get("seat")) is not int:
+        return None
+    kind, seat = announcement.get("type"), announcement["seat"]
+    if kind not in ("poignee", "slam", "misere"):
+        return None
+    keys = {"poignee": ("level", "cards"), "misere": ("kind",)}.get(kind, ())
+    words = [announcement.get(key) for key in keys]
+    if not all(type(word) is str for word in words):
+        return None
+    return " ".join([kind, *map(str, words)]), seat

@@ -61,6 +61,7 @@ from recordkit.rules.french_tarot.record import (
     TarotDeal,
     TarotRecord,
     TarotResult,
+    written_announcement,
 )
 from recordkit.rules.french_tarot.scoring import (
     GARDE,
@@ -73,6 +74,7 @@ from recordkit.rules.french_tarot.state import PHASE_OF_KIND, Phase, TarotState
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.written_columns import WrittenForm
 
 _PLAYING = Phase.PLAY
 """A module constant: looking up an enum member costs 0.2 µs, once per card played."""
@@ -640,6 +642,11 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
 
         return columnar.prove_columns(rows)
 
+    def written_form(self) -> WrittenForm:
+        from recordkit.rules.french_tarot import columnar  # NumPy and pyarrow: only for bulk input
+
+        return columnar.WRITTEN
+
     def as_written(self, table: Table, deal: dict[str, Any], state: TarotState, calls: list[Action]) -> bool:
         """The auction, call, discard, announcements and tricks written as bare words and codes
         (no seats but the announcements', no leaders, winners or card points) and one score and
@@ -657,7 +664,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         written += [("call", call, None)] * (call is not None)
         written += [("discard", code, None) for code in (discard or "").split()]
         for announcement in deal.get("announcements") or []:
-            words = _written_announcement(announcement)
+            words = written_announcement(announcement)
             if words is None:
                 return False
             written.append(("announce", *words))
@@ -707,21 +714,6 @@ def _typed_announcement(kind: str, words: list[str], seat: int | None) -> dict[s
     elif words:  # a misère's kind; after a slam, words the model then reports as unknown
         data["kind"] = " ".join(words).lower()
     return data
-
-
-def _written_announcement(announcement: object) -> tuple[str, int] | None:
-    """An announcement as a calls row describes it (`describe`) and its seat, read from the record
-    as written; None for anything but a poignée, slam or misère of plain words and a seat."""
-    if type(announcement) is not dict or type(announcement.get("seat")) is not int:
-        return None
-    kind, seat = announcement.get("type"), announcement["seat"]
-    if kind not in ("poignee", "slam", "misere"):
-        return None
-    keys = {"poignee": ("level", "cards"), "misere": ("kind",)}.get(kind, ())
-    words = [announcement.get(key) for key in keys]
-    if not all(type(word) is str for word in words):
-        return None
-    return " ".join([kind, *map(str, words)]), seat
 
 
 def _announcement_model(action: Action) -> Poignee | Slam | Misere:

@@ -1,0 +1,66 @@
+"""Bulk validation a batch at a time: parsed records proven by their games' columnar checks.
+
+The bulk paths of `validate` (JSON lines, `.json` lists, the notation, imported logs, the
+`--jobs` workers) hand `proven` batches of parsed records, about `validate.BATCH_DEALS` deals at a time.
+Each record whose envelope and header the record path accepts and whose every deal is written in
+its game's bare form (`Ruleset.written_form`) goes into that game's written columns
+(`recordkit.rules.written_columns`, the rows an archive holds), and the game's columnar check
+(`Ruleset.prove_columns`, the same one an archive's rows take) says which are clean. A record it
+does not prove, or of a game without columns, takes the record path, which explains what is
+wrong; so the verdicts are the record path's, and the tests hold the two to each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from recordkit.games import RULESETS
+from recordkit.limits import within_limits
+from recordkit.quick import clean_header
+from recordkit.raw import RawRecord
+from recordkit.rules.base import Table
+from recordkit.rules.written_columns import WrittenColumns
+
+
+def proven(raws: Sequence[RawRecord], game: str | None = None) -> list[bool]:
+    """Which of these parsed records the columnar checks prove clean (expecting `game` when
+    given): the full validation would find nothing in them."""
+    verdicts = [False] * len(raws)
+    by_game: dict[str, tuple[WrittenColumns, list[int]]] = {}
+    for index, raw in enumerate(raws):
+        data = raw.data
+        if type(data) is not dict or type(data.get("deals")) is not list or not within_limits(data):
+            continue
+        header = clean_header(data, game)
+        if header is None:
+            continue
+        ruleset, table = header
+        if ruleset.name not in by_game:
+            form = ruleset.written_form()
+            if form is None:
+                continue
+            by_game[ruleset.name] = (WrittenColumns(form), [])
+        columns, members = by_game[ruleset.name]
+        if columns.add(len(members), table.players, _options(table), data["deals"]):
+            members.append(index)
+    for name, (columns, members) in by_game.items():
+        if not members:
+            continue
+        try:
+            found = RULESETS[name].prove_columns(columns.rows())
+        except (pa.ArrowException, ValueError, TypeError, KeyError, IndexError, OverflowError):
+            continue  # rows no check expects: every record of the batch takes the record path
+        if found is not None:
+            for index, clean in zip(members, found, strict=True):
+                verdicts[index] = bool(clean)
+    return verdicts
+
+
+def _options(table: Table) -> str:
+    """A record's options as canonical JSON (every option written), as the games rows hold them."""
+    options: Any = table.options
+    return orjson.dumps(options.model_dump(mode="json")).decode()

@@ -1,0 +1,293 @@
+"""The written columns of parsed records, built a batch at a time, as an archive's rows hold them.
+
+A game's columnar check (`Ruleset.prove_columns`) reads an archive's games, deals, calls, plays
+and scores rows. `WrittenColumns` builds the same rows straight from parsed JSON, so that JSON
+lines, `.json` lists, the notation and imported logs are proven by the same check: each deal
+written in its game's bare form (`WrittenForm`: bare words and codes, no stated seats, leaders or
+winners, one score and total a seat) is added; any other deal makes its record the record
+path's. The rows hold only what the record writes: a bid's seat, which the rules give, is left
+null (the checks work it out), and so is the running total of a deal that writes none.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from recordkit.model import POINTS_LIMIT
+from recordkit.rules.columns import ColumnRows, Floats, Ints
+from recordkit.rules.fastread import notes_ok
+
+Rows = tuple[list[str], list[int | None] | None]
+"""Calls rows of one kind: their values, and the seat the record states for each (None where the
+rules give the seats)."""
+Reader = Callable[[Any, int], Rows | None]
+"""How one key of a deal (at a table of so many players) is written as calls rows of one kind,
+or None when it is not in the bare form."""
+_NUMBERS = frozenset({int, float})
+MAX_PLAYERS = 8
+"""More seats than any table has (a key's seat part)."""
+
+
+def texts(values: Any) -> bool:
+    """Whether a value is a list of strings (joining them is the C loop that checks it)."""
+    if type(values) is not list:
+        return False
+    try:
+        " ".join(values)
+    except TypeError:
+        return False
+    return True
+
+
+def words(value: Any, players: int) -> Rows | None:
+    """A list of bare words (an auction): a row each."""
+    return (value, None) if texts(value) else None
+
+
+def word(value: Any, players: int) -> Rows | None:
+    """One bare word or code (a called card): one row."""
+    return ([value], None) if type(value) is str else None
+
+
+def cards(value: Any, players: int) -> Rows | None:
+    """A group of cards (a discard): a row a card."""
+    return (value.split(" "), None) if type(value) is str else None
+
+
+def seat_of(value: Any, players: int) -> bool:
+    """Whether a stated seat is one of the table's."""
+    return type(value) is int and 0 <= value < players
+
+
+def numbers(values: Any, players: int) -> bool:
+    """Whether a written list holds one number a seat, each within what the format allows."""
+    return (
+        type(values) is list
+        and len(values) == players
+        and _NUMBERS.issuperset(map(type, values))
+        and min(values) >= -POINTS_LIMIT
+        and max(values) <= POINTS_LIMIT
+    )
+
+
+@dataclass(frozen=True)
+class WrittenForm:
+    """How a game's deals are written in the bare form its columns read: the keys a deal may
+    have, the dealt group besides the hands (the deals' `dog` column: the dog, the kitty, the
+    face-up cards), and the keys written as calls rows, in record order, each of one kind."""
+
+    keys: frozenset[str]
+    group: str | None
+    calls: tuple[tuple[str, str, Reader], ...]
+
+
+@dataclass
+class WrittenColumns:
+    """The rows of a batch of records, added a record at a time (`add`), read as `ColumnRows`.
+    Each deal's values are appended to flat lists, and the columns are built once a batch."""
+
+    form: WrittenForm
+    game_ids: list[int] = field(default_factory=list)
+    players: list[int] = field(default_factory=list)
+    options: list[str] = field(default_factory=list)
+    deal_counts: list[int] = field(default_factory=list)
+    dealers: list[int] = field(default_factory=list)
+    statuses: list[str] = field(default_factory=list)
+    hands: list[str] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
+    seats: list[int | None] = field(default_factory=list)
+    calls_per_deal: list[int] = field(default_factory=list)
+    tricks: list[str] = field(default_factory=list)
+    tricks_per_deal: list[int] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+    totals: list[float] = field(default_factory=list)
+
+    def add(self, game_id: int, players: int, options: str, deals: list[Any]) -> bool:
+        """Add one record's rows (`options`: its options as canonical JSON) when every deal is
+        in the bare form; else add nothing and say False (the record takes the record path)."""
+        if not all(self._readable(deal, players) for deal in deals):
+            return False
+        read = [self._calls(deal, players) for deal in deals]
+        if None in read:
+            return False
+        self.game_ids.append(game_id)
+        self.players.append(players)
+        self.options.append(options)
+        self.deal_counts.append(len(deals))
+        unwritten = [math.nan] * players
+        for deal, calls in zip(deals, read, strict=True):
+            self.dealers.append(deal["dealer"])
+            self.statuses.append(deal.get("status", "played"))
+            self.hands += deal["hands"]
+            if self.form.group is not None:
+                self.groups.append(deal[self.form.group])
+            kinds, values, seats = calls  # type: ignore[misc]
+            self.kinds += kinds
+            self.values += values
+            self.seats += seats
+            self.calls_per_deal.append(len(values))
+            tricks = deal.get("tricks", [])
+            self.tricks += tricks
+            self.tricks_per_deal.append(len(tricks))
+            self.scores += deal["result"]["scores"] if "result" in deal else unwritten
+            self.totals += deal.get("totals", unwritten)
+        return True
+
+    def _readable(self, deal: Any, players: int) -> bool:
+        """Whether a deal's keys, dealer, hands, dealt group, status, tricks and scores are in the
+        bare form."""
+        form = self.form
+        if type(deal) is not dict or not form.keys.issuperset(deal) or not notes_ok(deal):
+            return False
+        hands: Any = deal.get("hands")
+        return (
+            seat_of(deal.get("dealer"), players)
+            and texts(hands)
+            and len(hands) == players
+            and type(deal.get("status", "played")) is str
+            and (form.group is None or type(deal.get(form.group)) is str)
+            and texts(deal.get("tricks", []))
+            and _scores_written(deal, players)
+        )
+
+    def _calls(
+        self, deal: dict[str, Any], players: int
+    ) -> tuple[list[str], list[str], list[int | None]] | None:
+        """A deal's calls rows (their kinds, values and stated seats) in record order, or None
+        when one is not in the bare form."""
+        kinds: list[str] = []
+        values: list[str] = []
+        seats: list[int | None] = []
+        for key, kind, reader in self.form.calls:
+            if key in deal:
+                read = reader(deal[key], players)
+                if read is None:
+                    return None
+                kinds += [kind] * len(read[0])
+                values += read[0]
+                seats += read[1] if read[1] is not None else [None] * len(read[0])
+        return kinds, values, seats
+
+    def rows(self, header_ok: bool = True) -> ColumnRows:
+        """The rows added, as a columnar check reads them."""
+        players = np.asarray(self.players, dtype=np.int64)
+        per_deal = np.repeat(players, self.deal_counts)
+        game_of = np.repeat(np.asarray(self.game_ids, dtype=np.int64), self.deal_counts)
+        number = _numbers_within(np.asarray(self.deal_counts, dtype=np.int64))
+        games = pa.table(
+            {
+                "game_id": pa.array(self.game_ids, pa.int64()),
+                "n_players": pa.array(players.astype(np.int8)),
+                "options": pa.array(self.options, pa.string()),
+                "n_deals": pa.array(self.deal_counts, pa.int32()),
+            }
+        )
+        deals = pa.table(
+            {
+                "game_id": pa.array(game_of),
+                "deal": pa.array(number.astype(np.int32)),
+                "dealer": pa.array(self.dealers, pa.int64()),
+                "status": pa.array(self.statuses, pa.string()),
+                "hands": pa.ListArray.from_arrays(pa.array(_offsets(per_deal)), _split(self.hands)),
+                "dog": _split(self.groups) if self.form.group is not None else pa.nulls(len(per_deal)),
+                "as_written": pa.array(np.ones(len(per_deal), dtype=bool)),
+            }
+        )
+        calls = pa.table(
+            {
+                "game_id": pa.array(np.repeat(game_of, self.calls_per_deal)),
+                "deal": pa.array(np.repeat(number, self.calls_per_deal).astype(np.int32)),
+                "kind": pa.array(self.kinds, pa.string()),
+                "seat": pa.array(self.seats, pa.int8()),
+                "value": pa.array(self.values, pa.string()),
+            }
+        )
+        scores = pa.table(
+            {
+                "game_id": pa.array(np.repeat(game_of, per_deal)),
+                "deal": pa.array(np.repeat(number, per_deal).astype(np.int32)),
+                "seat": pa.array(_numbers_within(per_deal).astype(np.int8) - 1),
+                "score": pa.array(np.asarray(self.scores, dtype=np.float64)),
+                "total": pa.array(self._totals(game_of, per_deal)),
+            }
+        )
+        return ColumnRows(
+            games,
+            deals,
+            calls,
+            self._plays(game_of, number),
+            scores,
+            np.full(len(players), header_ok, dtype=bool),
+        )
+
+    def _plays(self, game_of: Ints, number: Ints) -> pa.Table:
+        """One plays row a card: its deal, trick and position (from 1), and its code."""
+        per_trick = _split(self.tricks)
+        sizes = np.asarray(pc.list_value_length(per_trick).to_numpy(zero_copy_only=False), dtype=np.int64)
+        trick_deal = np.repeat(np.arange(len(self.tricks_per_deal)), self.tricks_per_deal)
+        trick_number = _numbers_within(np.asarray(self.tricks_per_deal, dtype=np.int64))
+        card_trick = np.repeat(np.arange(len(self.tricks)), sizes)
+        card_deal = trick_deal[card_trick]
+        return pa.table(
+            {
+                "game_id": pa.array(game_of[card_deal]),
+                "deal": pa.array(number[card_deal].astype(np.int32)),
+                "trick": pa.array(trick_number[card_trick].astype(np.int16)),
+                "position": pa.array(_numbers_within(sizes).astype(np.int8)),
+                "card": per_trick.flatten(),
+            }
+        )
+
+    def _totals(self, game_of: Ints, per_deal: Ints) -> Floats:
+        """Each scores row's written running total, or, where a deal writes none, the running sum
+        of the written scores: the check compares the totals with the sums of its own scores and
+        proves a deal only when those are the written ones, so such a total says nothing the
+        record does not."""
+        written = np.asarray(self.totals, dtype=np.float64)
+        score = np.nan_to_num(np.asarray(self.scores, dtype=np.float64))
+        seat = _numbers_within(per_deal) - 1
+        key = np.repeat(game_of, per_deal) * MAX_PLAYERS + seat
+        order = np.argsort(key, kind="stable")
+        summed = np.cumsum(score[order])
+        sorted_key = key[order]
+        first = np.ones(len(key), dtype=bool)
+        first[1:] = sorted_key[1:] != sorted_key[:-1]
+        start = np.maximum.accumulate(np.where(first, np.arange(len(key)), 0))
+        running = np.empty_like(summed)
+        running[order] = summed - np.where(start > 0, summed[np.maximum(start - 1, 0)], 0.0)
+        return np.where(np.isnan(written), running, written)
+
+
+def _scores_written(deal: dict[str, Any], players: int) -> bool:
+    """Whether a deal's result, when written, holds only its scores, one number a seat, and its
+    running totals, when written, one number a seat: what the scores rows hold."""
+    if "result" in deal:
+        result = deal["result"]
+        if type(result) is not dict or result.keys() != {"scores"} or not numbers(result["scores"], players):
+            return False
+    return "totals" not in deal or numbers(deal["totals"], players)
+
+
+def _split(codes: list[str]) -> pa.ListArray:
+    """Each text's space-separated codes, as a list of strings a text."""
+    return pc.split_pattern(pa.array(codes, pa.string()), " ")
+
+
+def _offsets(counts: Ints) -> Ints:
+    """The offsets of lists of these lengths, one after the other."""
+    return np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+
+
+def _numbers_within(counts: Ints) -> Ints:
+    """1, 2, ... within each run of `counts` items, for all runs one after the other."""
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    return np.arange(int(counts.sum())) - starts + 1

@@ -1,0 +1,160 @@
+"""The columns over parsed JSON (`recordkit.batch`) against the record path and the archive.
+
+Bulk JSON is proven by the same columnar checks as an archive's rows: the written columns built
+from the JSON must be the ones the converter writes (so a batch of records is proven exactly as
+their archive is), a record the columns prove must be one the full replay finds nothing in
+whatever single change it carries, and a file's findings through the batches are the full
+replay's, in order.
+"""
+
+from __future__ import annotations
+
+import copy
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from recordkit.batch import proven
+from recordkit.diagnostics import Location
+from recordkit.games import RULESETS
+from recordkit.sources import RawRecord
+from recordkit.validate import BATCH_DEALS, SMALL_BATCH, Settings, validate_paths, validate_record
+from tests.columnar_helpers import archive_of, both_ways, changed_copies, played
+from tests.test_columnar import MANY, mistake
+from tests.test_properties import PROPERTY, option_values, play
+from tests.test_quick import _found
+
+WRITTEN = sorted((r for r in RULESETS.values() if r.written_form() is not None), key=lambda r: r.name)
+written_games = st.sampled_from(WRITTEN).flatmap(
+    lambda ruleset: st.tuples(
+        st.just(ruleset),
+        st.sampled_from(ruleset.player_counts),
+        option_values(ruleset.Options),
+        st.integers(0, 2**31),
+    )
+)
+"""Every game whose bulk JSON takes the columns, at every table size, with any options."""
+MISTAKES = {"french-tarot": mistake}
+"""The typing mistakes a game's columnar tests make (tests/test_columnar.py), by game."""
+
+
+def raws(records: list[dict[str, Any]]) -> list[RawRecord]:
+    """The records as a reader gives them (each a copy, so that nothing checked can change them)."""
+    return [
+        RawRecord(orjson.loads(orjson.dumps(record)), Location(record=i + 1))
+        for i, record in enumerate(records)
+    ]
+
+
+def test_french_tarot_takes_the_columns() -> None:
+    assert "french-tarot" in [ruleset.name for ruleset in WRITTEN]
+
+
+@PROPERTY
+@given(st.lists(written_games, min_size=1, max_size=4))
+def test_a_batch_of_json_is_proven_as_its_archive_is(games: list[Any]) -> None:
+    """Generated records of every game with written columns: the batch proves exactly the records
+    their archive's columns prove (the rows built from the JSON are the converter's), and only
+    records the full replay finds nothing in."""
+    records = [record for record in (play(game, deals=4) for game in games) if record]
+    if not records or not played(records):  # an archive without plays rows takes the record path
+        return
+    verdicts = proven(raws(records))
+    with tempfile.TemporaryDirectory() as folder:
+        _columnar, full, archived = both_ways(archive_of(records, folder))
+    assert verdicts == archived
+    assert all(not report[1] for report in full)
+
+
+@MANY
+@given(written_games, st.data())
+def test_no_single_change_slips_through_the_columns_from_json(game: Any, data: st.DataObject) -> None:
+    """Copies of a generated record, each with one change (a typing mistake of the game's, or
+    any change anywhere, rescored or not): the batch proves none that the full replay objects to."""
+    record = play(game, deals=4)
+    if not record:
+        return
+    ruleset = game[0]
+    copies = changed_copies(record, data, ruleset, MISTAKES.get(ruleset.name), count=6, mistaken=3)
+    for raw, clean in zip(raws(copies), proven(raws(copies)), strict=True):
+        if clean:
+            found = validate_record(raw, Settings()).diagnostics
+            assert found == [], found[:3]
+
+
+def test_a_file_s_findings_through_the_batches_are_the_full_replay_s(tmp_path: Path) -> None:
+    """A JSON lines file of more than one batch, some records changed: `validate` (findings only,
+    through the batches) reports what the full replay of each record reports, in order."""
+    ruleset = RULESETS["french-tarot"]
+    records = [play((ruleset, 3 + seed % 3, {}, seed), deals=5) for seed in range(40)]
+    broken = copy.deepcopy(records[7])
+    deal = next(deal for deal in broken["deals"] if deal.get("tricks"))
+    deal["tricks"][2] = " ".join(reversed(deal["tricks"][2].split()))  # a card out of turn
+    records[7] = broken
+    records[12]["deals"][0]["result"]["scores"][0] += 1
+    records[20]["deals"][-1]["dealer"] = 9
+    text = b"".join(orjson.dumps(record) + b"\n" for record in records * (BATCH_DEALS // 150 + 1))
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(text + b"{not json\n")
+    assert sum(len(r["deals"]) for r in records) >= SMALL_BATCH
+    batched = [_found(item) for item in validate_paths([str(path)], Settings(), findings_only=True)]
+    full = [_found(item) for item in validate_paths([str(path)], Settings())]
+    assert batched == full
+    assert sum(1 for item in batched if isinstance(item, tuple) and item[1]) >= 4
+
+
+SHAPES: dict[str, Any] = {
+    "an unknown key in a deal": lambda deal: deal.update(bid="garde"),
+    "an unknown key in the result": lambda deal: deal["result"].update(taker=0),
+    "a null result": lambda deal: deal.update(result=None),
+    "null totals": lambda deal: deal.update(totals=None),
+    "a dealer written true": lambda deal: deal.update(dealer=True),
+    "a dealer written 1.0": lambda deal: deal.update(dealer=float(deal["dealer"])),
+    "a dealer beyond the table": lambda deal: deal.update(dealer=2**40),
+    "a score written as text": lambda deal: deal["result"]["scores"].__setitem__(0, "12"),
+    "a score written true": lambda deal: deal["result"]["scores"].__setitem__(0, True),
+    "a score beyond the format's limit": lambda deal: deal["result"]["scores"].__setitem__(0, 10**12),
+    "a total written as text": lambda deal: deal["totals"].__setitem__(0, "0"),
+    "one total too many": lambda deal: deal["totals"].append(0),
+    "a hand too few": lambda deal: deal["hands"].pop(),
+    "a hand written as a list": lambda deal: deal["hands"].__setitem__(0, deal["hands"][0].split()),
+    "the dog left out": lambda deal: deal.pop("dog"),
+    "a trick written as a list": lambda deal: deal["tricks"].__setitem__(0, deal["tricks"][0].split()),
+    "a comment that is a number": lambda deal: deal.update(comment=3),
+    "a status of another type": lambda deal: deal.update(status=["played"]),
+    "an unknown status": lambda deal: deal.update(status="lost"),
+    "a call written as an object with a seat": lambda deal: deal["auction"].__setitem__(
+        0, {"call": deal["auction"][0], "seat": 3}
+    ),
+    "an announcement with an unknown key": lambda deal: deal.update(
+        announcements=[{"type": "slam", "seat": 0, "cards": "T21"}]
+    ),
+    "an announcement by a seat beyond the table": lambda deal: deal.update(
+        announcements=[{"type": "slam", "seat": 7}]
+    ),
+    "an announcement of a type that is a list": lambda deal: deal.update(
+        announcements=[{"type": [], "seat": 0}]
+    ),
+    "a card in lower case": lambda deal: deal["tricks"].__setitem__(0, deal["tricks"][0].lower()),
+    "a card group with two spaces": lambda deal: deal.update(dog=deal["dog"].replace(" ", "  ", 1)),
+}
+"""Deals whose written form the columns do not read, each one change from a clean deal."""
+
+
+@pytest.mark.parametrize("change", SHAPES.values(), ids=SHAPES.keys())
+def test_a_deal_not_in_the_bare_form_is_left_to_the_record_path(change: Any) -> None:
+    """Each shape the record model refuses or spells otherwise (tarot.deal.*, the format's
+    types): a batch of the record with that change and clean records proves the clean ones and
+    not the changed one, whatever the record path then says of it."""
+    ruleset = RULESETS["french-tarot"]
+    records = [play((ruleset, 4, {}, seed), deals=3) for seed in range(3)]
+    changed = copy.deepcopy(records[1])
+    deal = next(deal for deal in changed["deals"] if deal.get("tricks"))
+    change(deal)
+    verdicts = proven(raws([records[0], changed, records[2]]))
+    assert verdicts == [True, False, True]

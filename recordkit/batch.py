@@ -45,7 +45,7 @@ def proven(raws: Sequence[RawRecord], game: str | None = None) -> list[bool]:
                 continue
             by_game[ruleset.name] = (WrittenColumns(form), [])
         columns, members = by_game[ruleset.name]
-        if columns.add(len(members), table.players, _options(table), data["deals"]):
+        if columns.add(len(members), table, _options(table), data["deals"]):
             members.append(index)
     for name, (columns, members) in by_game.items():
         if not members:

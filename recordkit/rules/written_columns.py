@@ -14,19 +14,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from recordkit.model import POINTS_LIMIT
+from recordkit.rules.base import Table
 from recordkit.rules.columns import ColumnRows, Floats, Ints
 from recordkit.rules.fastread import notes_ok
 
 Rows = tuple[list[str], list[int | None] | None]
-"""Calls rows of one kind: their values, and the seat the record states for each (None where the
-rules give the seats)."""
+"""Calls rows of one kind: their values, and the number the record states for each (the seat of
+an announcement, the window of a proposal; None where the record states none)."""
 Reader = Callable[[Any, int], Rows | None]
 """How one key of a deal (at a table of so many players) is written as calls rows of one kind,
 or None when it is not in the bare form."""
@@ -61,6 +62,11 @@ def cards(value: Any, players: int) -> Rows | None:
     return (value.split(" "), None) if type(value) is str else None
 
 
+def words_or_cards(value: Any, players: int) -> Rows | None:
+    """A list of bare words, or a group of cards in one text: a row each."""
+    return words(value, players) if type(value) is list else cards(value, players)
+
+
 def seat_of(value: Any, players: int) -> bool:
     """Whether a stated seat is one of the table's."""
     return type(value) is int and 0 <= value < players
@@ -77,15 +83,35 @@ def numbers(values: Any, players: int) -> bool:
     )
 
 
+class CallsOf(NamedTuple):
+    """One key of a deal written as calls rows of one kind, read by `read`; the numbers the
+    rows state go in the calls column `column` (`seat`, or the game's own: `window`)."""
+
+    key: str
+    kind: str
+    read: Reader
+    column: str = "seat"
+
+
 @dataclass(frozen=True)
 class WrittenForm:
     """How a game's deals are written in the bare form its columns read: the keys a deal may
     have, the dealt group besides the hands (the deals' `dog` column: the dog, the kitty, the
-    face-up cards), and the keys written as calls rows, in record order, each of one kind."""
+    face-up cards), the keys written as calls rows, in record order, each of one kind, and what
+    else a deal must say for its rows to hold all of it (`whole`: a group no row holds, say)."""
 
     keys: frozenset[str]
     group: str | None
-    calls: tuple[tuple[str, str, Reader], ...]
+    calls: tuple[CallsOf, ...]
+    whole: Callable[[Table, dict[str, Any]], bool] | None = None
+    stated: tuple[str, ...] = ()
+    """Keys of a deal whose text the record may state (a chosen suit), each kept in a deals
+    column of its name (null where not written), for the check to hold to the rules."""
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The calls columns of the numbers the rows state: `seat`, and any other."""
+        return ("seat", *sorted({calls.column for calls in self.calls} - {"seat"}))
 
 
 @dataclass
@@ -104,17 +130,21 @@ class WrittenColumns:
     groups: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
     values: list[str] = field(default_factory=list)
-    seats: list[int | None] = field(default_factory=list)
+    numbers: dict[str, list[int | None]] = field(default_factory=dict)
+    texts: dict[str, list[str | None]] = field(default_factory=dict)
     calls_per_deal: list[int] = field(default_factory=list)
     tricks: list[str] = field(default_factory=list)
     tricks_per_deal: list[int] = field(default_factory=list)
     scores: list[float] = field(default_factory=list)
     totals: list[float] = field(default_factory=list)
 
-    def add(self, game_id: int, players: int, options: str, deals: list[Any]) -> bool:
+    def add(self, game_id: int, table: Table, options: str, deals: list[Any]) -> bool:
         """Add one record's rows (`options`: its options as canonical JSON) when every deal is
         in the bare form; else add nothing and say False (the record takes the record path)."""
+        players, whole = table.players, self.form.whole
         if not all(self._readable(deal, players) for deal in deals):
+            return False
+        if whole is not None and not all(whole(table, deal) for deal in deals):
             return False
         read = [self._calls(deal, players) for deal in deals]
         if None in read:
@@ -130,10 +160,13 @@ class WrittenColumns:
             self.hands += deal["hands"]
             if self.form.group is not None:
                 self.groups.append(deal[self.form.group])
-            kinds, values, seats = calls  # type: ignore[misc]
+            kinds, values, numbers = calls  # type: ignore[misc]
             self.kinds += kinds
             self.values += values
-            self.seats += seats
+            for column, stated in numbers.items():
+                self.numbers.setdefault(column, []).extend(stated)
+            for key in self.form.stated:
+                self.texts.setdefault(key, []).append(deal.get(key))
             self.calls_per_deal.append(len(values))
             tricks = deal.get("tricks", [])
             self.tricks += tricks
@@ -157,25 +190,28 @@ class WrittenColumns:
             and (form.group is None or type(deal.get(form.group)) is str)
             and texts(deal.get("tricks", []))
             and _scores_written(deal, players)
+            and all(type(deal.get(key, "")) is str for key in form.stated)
         )
 
     def _calls(
         self, deal: dict[str, Any], players: int
-    ) -> tuple[list[str], list[str], list[int | None]] | None:
-        """A deal's calls rows (their kinds, values and stated seats) in record order, or None
-        when one is not in the bare form."""
+    ) -> tuple[list[str], list[str], dict[str, list[int | None]]] | None:
+        """A deal's calls rows (their kinds, values and the numbers they state, by column) in
+        record order, or None when one is not in the bare form."""
         kinds: list[str] = []
         values: list[str] = []
-        seats: list[int | None] = []
-        for key, kind, reader in self.form.calls:
+        numbers: dict[str, list[int | None]] = {column: [] for column in self.form.columns}
+        for key, kind, reader, column in self.form.calls:
             if key in deal:
                 read = reader(deal[key], players)
                 if read is None:
                     return None
-                kinds += [kind] * len(read[0])
+                count = len(read[0])
+                kinds += [kind] * count
                 values += read[0]
-                seats += read[1] if read[1] is not None else [None] * len(read[0])
-        return kinds, values, seats
+                for other, stated in numbers.items():
+                    stated += read[1] if other == column and read[1] is not None else [None] * count
+        return kinds, values, numbers
 
     def rows(self, header_ok: bool = True) -> ColumnRows:
         """The rows added, as a columnar check reads them."""
@@ -200,6 +236,7 @@ class WrittenColumns:
                 "hands": pa.ListArray.from_arrays(pa.array(_offsets(per_deal)), _split(self.hands)),
                 "dog": _split(self.groups) if self.form.group is not None else pa.nulls(len(per_deal)),
                 "as_written": pa.array(np.ones(len(per_deal), dtype=bool)),
+                **{key: pa.array(self.texts.get(key, []), pa.string()) for key in self.form.stated},
             }
         )
         calls = pa.table(
@@ -207,8 +244,8 @@ class WrittenColumns:
                 "game_id": pa.array(np.repeat(game_of, self.calls_per_deal)),
                 "deal": pa.array(np.repeat(number, self.calls_per_deal).astype(np.int32)),
                 "kind": pa.array(self.kinds, pa.string()),
-                "seat": pa.array(self.seats, pa.int8()),
                 "value": pa.array(self.values, pa.string()),
+                **{column: pa.array(self.numbers.get(column, []), pa.int8()) for column in self.form.columns},
             }
         )
         scores = pa.table(

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from recordkit.rules.base import Table
 from recordkit.rules.charlemagne.cards import HAND_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
 from recordkit.rules.charlemagne.columnar_play import play_tricks
 from recordkit.rules.charlemagne.columnar_rules import (
@@ -43,6 +44,7 @@ from recordkit.rules.charlemagne.columnar_rules import (
     exchange_key,
     rules_of,
 )
+from recordkit.rules.charlemagne.written import KNOCK_KEYS, kitty_left
 from recordkit.rules.column_deals import Deals, card_groups, prove_games, tricks_in_order
 from recordkit.rules.columns import (
     Bools,
@@ -51,6 +53,7 @@ from recordkit.rules.columns import (
     Ints,
     codes,
     first_deals,
+    ints,
     narrow_ints,
     played_as_written,
     ranks,
@@ -59,7 +62,67 @@ from recordkit.rules.columns import (
     totals_ok,
     written_scores,
 )
+from recordkit.rules.written_columns import (
+    CallsOf,
+    Rows,
+    WrittenForm,
+    cards,
+    seat_of,
+    word,
+    words,
+    words_or_cards,
+)
 
+
+def _whole(table: Table, deal: dict[str, Any]) -> bool:
+    """A deal the rows hold all of: its kitty the cards the hands leave, and no claim."""
+    return "claim" not in deal and kitty_left(table, deal)
+
+
+def _knocks(value: Any, players: int) -> Rows | None:
+    """The knocks as calls rows, in the order of the play, each with the seat it states (the
+    check holds it to the player of the card it follows)."""
+    if type(value) is not list:
+        return None
+    for knock in value:
+        if type(knock) is not dict or knock.keys() != KNOCK_KEYS or not seat_of(knock["seat"], players):
+            return None
+        if type(knock["trick"]) is not int or type(knock["after"]) is not int:
+            return None
+    ordered = sorted(value, key=lambda knock: (knock["trick"], knock["after"]))
+    return [f"knock after card {k['after']} of trick {k['trick']}" for k in ordered], [
+        k["seat"] for k in ordered
+    ]
+
+
+WRITTEN = WrittenForm(
+    frozenset({"dealer", "hands", "kitty", "auction", "partner_card", "discard", "trump", "defence"})
+    | {
+        "defender_card",
+        "defender_discard",
+        "tricks",
+        "knocks",
+        "status",
+        "result",
+        "totals",
+        "comment",
+        "time",
+    },
+    None,
+    (
+        CallsOf("auction", "bid", words),
+        CallsOf("partner_card", "partner_card", word),
+        CallsOf("discard", "discard", cards),
+        CallsOf("trump", "trump", word),
+        CallsOf("defence", "defence", words_or_cards),
+        CallsOf("defender_card", "defender_card", word),
+        CallsOf("defender_discard", "defender_discard", cards),
+        CallsOf("knocks", "knock", _knocks),
+    ),
+    _whole,
+)
+"""A deal in the bare form the columns read (`recordkit.rules.written_columns`): its calls and
+exchanges as the calls rows, in the order the record path replays them (`written.as_written`)."""
 KITTY = PLAYERS
 """Who was dealt a card of the kitty, in the arrays of who holds what."""
 NONE = -2
@@ -336,17 +399,19 @@ def _first_leader(rules: Rules, contract: Ints, bidder: Ints, out: Bools) -> Int
 
 
 def _knocks_ok(read: Read, calls: Calls, chosen: Ints, seats: Ints, out: Bools) -> Bools:
-    """charlemagne.play.knock: each knock at a place of the play, after a card (its seat is that
-    card's player, as `as_written` guarantees), by a player whose partner is in the play too."""
+    """charlemagne.play.knock: each knock at a place of the play, after a card, by that card's
+    player (the seat its row states), whose partner is in the play too."""
     many = calls.knocks[chosen]
     m, n = len(chosen), seats.shape[2]
     if not many.any():
         return np.ones(m, dtype=bool)
     deal_of = np.repeat(np.arange(m), many)
-    code = read.knock[np.repeat(calls.knocks_at[chosen], many) + ranks(many)]
+    rows = np.repeat(calls.knocks_at[chosen], many) + ranks(many)
+    code = read.knock[rows]
     trick, after = code // 5, code % 5
     good = (code >= 0) & (after >= 1) & (after <= n)
     knocker = seats[deal_of, np.where(good, trick, 0), np.where(good, after - 1, 0)]
+    good &= ints(read.calls, "seat")[rows] == knocker
     good &= ~out[deal_of, (knocker + 2) % PLAYERS]
     ok = np.ones(m, dtype=bool)
     ok[deal_of[~good]] = False

@@ -65,6 +65,7 @@ from recordkit.rules.charlemagne.state import (
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.written_columns import WrittenForm
 
 CLAIM_OFFER_TRICKS = 3
 """The generator offers a claim only when this many tricks or fewer remain (claims are checked fast)."""
@@ -502,6 +503,11 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         from recordkit.rules.charlemagne import columnar  # NumPy and pyarrow: only for archives
 
         return columnar.prove_columns(rows)
+
+    def written_form(self) -> WrittenForm:
+        from recordkit.rules.charlemagne import columnar  # NumPy and pyarrow: only for bulk input
+
+        return columnar.WRITTEN
 
     def describe(self, table: Table, action: Action) -> str:
         """An action's value in record notation."""

@@ -27,7 +27,7 @@ def as_written(
     words = [*deal.get("auction", []), *(deal.get("defence") or [])]
     if deal.get("claim") is not None or any(type(w) is not str for w in words):
         return False
-    if any(type(t) is not str for t in tricks) or not _kitty_left(table, deal):
+    if any(type(t) is not str for t in tricks) or not kitty_left(table, deal):
         return False
     if not scores_as_written(table, deal):
         return False
@@ -40,8 +40,9 @@ def as_written(
     return [t.split() for t in tricks] == [[codes[c] for c in trick.cards] for trick in state.tricks]
 
 
-def _kitty_left(table: Table, deal: dict[str, Any]) -> bool:
-    """The standard kitty written, as the cards of the deck no hand holds; no kitty in Maine."""
+def kitty_left(table: Table, deal: dict[str, Any]) -> bool:
+    """The standard kitty written, as the cards of the deck no hand holds; no kitty in Maine
+    (the rows hold no kitty: these are the only cards it can be)."""
     hands, kitty = deal.get("hands"), deal.get("kitty")
     if type(hands) is not list or not all(type(hand) is str for hand in hands):
         return False

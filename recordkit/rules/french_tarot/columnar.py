@@ -60,7 +60,7 @@ from recordkit.rules.french_tarot.contract import is_honour, needed_honours
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import ANNOUNCEMENT_KEYS, BIDS, COEFFICIENTS, written_announcement
 from recordkit.rules.french_tarot.scoring import GARDE, POIGNEE_BONUS, POIGNEE_LEVELS, POIGNEE_THRESHOLDS
-from recordkit.rules.written_columns import Rows, WrittenForm, cards, seat_of, word, words
+from recordkit.rules.written_columns import CallsOf, Rows, WrittenForm, cards, seat_of, word, words
 
 PLAYERS = (3, 4, 5)
 """Table sizes the columnar check covers."""
@@ -128,10 +128,10 @@ WRITTEN = WrittenForm(
     | {"result", "totals", "comment", "time"},
     "dog",
     (
-        ("auction", "bid", words),
-        ("call", "call", word),
-        ("discard", "discard", cards),
-        ("announcements", "announce", _announcements),
+        CallsOf("auction", "bid", words),
+        CallsOf("call", "call", word),
+        CallsOf("discard", "discard", cards),
+        CallsOf("announcements", "announce", _announcements),
     ),
 )
 """A deal in the bare form the columns read (`recordkit.rules.written_columns`): the auction,

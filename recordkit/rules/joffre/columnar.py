@@ -44,6 +44,15 @@ from recordkit.rules.joffre.ending import TEAM_SEATS
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.quick import CALLS
 from recordkit.rules.joffre.scoring import CAP_THRESHOLD, CAPTURE_PENALTY
+from recordkit.rules.written_columns import CallsOf, WrittenForm, words
+
+WRITTEN = WrittenForm(
+    frozenset({"dealer", "hands", "auction", "tricks", "status", "result", "totals", "comment", "time"}),
+    None,
+    (CallsOf("auction", "bid", words),),
+)
+"""A deal in the bare form the columns read (`recordkit.rules.written_columns`): the auction as
+the calls rows; a trump written out is the record path's (the rows do not hold it)."""
 
 CALL_NAMES = list(CALLS)
 CALL_VALUES = np.array([*CALLS.values(), -1], dtype=np.int64)

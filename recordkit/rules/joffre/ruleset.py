@@ -39,6 +39,7 @@ from recordkit.rules.joffre.state import JoffreState, Phase
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.written_columns import WrittenForm
 
 
 class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
@@ -361,6 +362,11 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         from recordkit.rules.joffre import columnar  # NumPy and pyarrow: only for archives
 
         return columnar.prove_columns(rows)
+
+    def written_form(self) -> WrittenForm:
+        from recordkit.rules.joffre import columnar  # NumPy and pyarrow: only for bulk input
+
+        return columnar.WRITTEN
 
     def as_written(self, table: Table, deal: dict[str, Any], state: JoffreState, calls: list[Action]) -> bool:
         """The auction and tricks written as bare words and codes (no seats, leaders or winners), a

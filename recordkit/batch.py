@@ -45,7 +45,7 @@ def proven(raws: Sequence[RawRecord], game: str | None = None) -> list[bool]:
                 continue
             by_game[ruleset.name] = (WrittenColumns(form), [])
         columns, members = by_game[ruleset.name]
-        if columns.add(len(members), table, _options(table), data["deals"]):
+        if columns.add(len(members), table, canonical_options(table), data["deals"]):
             members.append(index)
     for name, (columns, members) in by_game.items():
         if not members:
@@ -60,7 +60,7 @@ def proven(raws: Sequence[RawRecord], game: str | None = None) -> list[bool]:
     return verdicts
 
 
-def _options(table: Table) -> str:
+def canonical_options(table: Table) -> str:
     """A record's options as canonical JSON (every option written), as the games rows hold them."""
     options: Any = table.options
     return orjson.dumps(options.model_dump(mode="json")).decode()

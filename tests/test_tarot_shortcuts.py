@@ -16,9 +16,10 @@ from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.french_tarot import partial
 from recordkit.rules.french_tarot.cards import BITS, DECK, DOG_SIZES, EXCUSE, HAND_SIZES, PETIT, bit
 from recordkit.rules.french_tarot.contract import needed_honours
+from recordkit.rules.french_tarot.facts import SLAM_OUTCOMES
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.quick_partial import NO_ANNOUNCEMENTS, SEAT_ORDER_GETTERS
-from recordkit.rules.french_tarot.scoring import SLAM_OUTCOMES, owners, slam_term
+from recordkit.rules.french_tarot.scoring import owners, slam_term
 from recordkit.rules.french_tarot.state import TarotState
 
 CARDS = st.lists(st.integers(0, EXCUSE - 1), min_size=4, max_size=4)

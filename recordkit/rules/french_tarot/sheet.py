@@ -19,11 +19,10 @@ from recordkit.diagnostics import Severity, Violation
 from recordkit.rules.base import Table
 from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.contract import is_honour
+from recordkit.rules.french_tarot.facts import SLAM_OUTCOMES, ContractFacts
 from recordkit.rules.french_tarot.record import BIDS, SheetPoignee, TarotDeal, TarotResult
 from recordkit.rules.french_tarot.scoring import (
     POIGNEE_LEVELS,
-    SLAM_OUTCOMES,
-    ContractFacts,
     as_points,
     contract_count,
     contract_deal_scores,

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING
 
 from recordkit.rules.base import PlayedTrick, Table
-
-if TYPE_CHECKING:
-    from recordkit.rules.french_tarot.scoring import ContractFacts
+from recordkit.rules.french_tarot.facts import ContractFacts
 
 
 class Phase(IntEnum):

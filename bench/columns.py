@@ -26,9 +26,9 @@ if str(ROOT) not in sys.path:  # time the recordkit of this checkout, not an ins
     sys.path.insert(0, str(ROOT))
 
 from recordkit.batch import canonical_options  # noqa: E402
-from recordkit.codec import to_data  # noqa: E402
 from recordkit.games import RULESETS  # noqa: E402
 from recordkit.generate import generate_record  # noqa: E402
+from recordkit.model import to_data  # noqa: E402
 from recordkit.quick import clean_deals, clean_header  # noqa: E402
 from recordkit.rules.written_columns import WrittenColumns  # noqa: E402
 

@@ -21,33 +21,32 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as the type checker sees them; `X as X` marks a re-export
     from recordkit.codec import RecordError, dump, dumps, load, load_all, loads, loads_all
-    from recordkit.codec import to_data as to_data
     from recordkit.diagnostics import Diagnostic, Severity
     from recordkit.diagnostics import Location as Location
     from recordkit.diagnostics import from_violation as from_violation
     from recordkit.engine import steps as steps
     from recordkit.games import RULESETS
     from recordkit.model import RecordBase
+    from recordkit.model import to_data as to_data
+    from recordkit.raw import RawRecord as RawRecord
     from recordkit.recorder import Recorder, RefusedError
     from recordkit.rules.base import Action
-    from recordkit.sources import RawRecord as RawRecord
     from recordkit.validate import Settings as Settings
     from recordkit.validate import validate_record as validate_record
 
 __version__ = "0.1.0"
 
 _LAZY = {
-    **dict.fromkeys(
-        ("RecordError", "dump", "dumps", "load", "load_all", "loads", "loads_all", "to_data"), "codec"
-    ),
+    **dict.fromkeys(("RecordError", "dump", "dumps", "load", "load_all", "loads", "loads_all"), "codec"),
     **dict.fromkeys(("Diagnostic", "Location", "Severity", "from_violation"), "diagnostics"),
     "steps": "engine",
     "RULESETS": "games",
     "RecordBase": "model",
+    "to_data": "model",
     "Recorder": "recorder",
     "RefusedError": "recorder",
     "Action": "rules.base",
-    "RawRecord": "sources",
+    "RawRecord": "raw",
     "Settings": "validate",
     "validate_record": "validate",
 }
@@ -71,8 +70,8 @@ def __dir__() -> list[str]:
 
 def validate(record: RecordBase, strict: bool = True) -> list[Diagnostic]:
     """Every diagnostic of a parsed record: each deal replayed through its rules, scores and totals."""
-    from recordkit.codec import to_data
     from recordkit.diagnostics import Location
+    from recordkit.model import to_data
     from recordkit.sources import RawRecord
     from recordkit.validate import Settings, validate_record
 

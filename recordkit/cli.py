@@ -311,7 +311,8 @@ def view(
 
 def _nth_record(path: Path, number: int) -> RawRecord:
     """Record number `number` (from 1) of a file; exit 2 if it has none or it cannot be read."""
-    from recordkit.sources import parsed, read_records
+    from recordkit.reading import read_records
+    from recordkit.sources import parsed
 
     for index, raw in enumerate(read_records(path), start=1):
         item = parsed(raw)

@@ -102,7 +102,7 @@ def _records_on_cluster(
     files: list[Path | Diagnostic], settings: Settings, client: Client
 ) -> Iterator[RecordReport | Diagnostic]:
     """The findings of record files' records, read here and checked on the workers."""
-    from recordkit.sources import read_records
+    from recordkit.reading import read_records
 
     def items() -> Iterator[Record]:
         for path in files:

@@ -12,10 +12,11 @@ import orjson
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.jsonread import BOM, MAX_RECORD_BYTES, json_file_records, too_large
-from recordkit.model import RecordBase
+from recordkit.model import RecordBase, to_data
 from recordkit.notation import looks_like_text, text_sources
 from recordkit.raw import RawRecord, Source, json_error, parsed
-from recordkit.sources import NOTATION_SUFFIXES, jsonl_records, read_records, write_atomic
+from recordkit.reading import read_records
+from recordkit.sources import NOTATION_SUFFIXES, jsonl_records, write_atomic
 from recordkit.validate import Settings, validate_record
 
 
@@ -25,11 +26,6 @@ class RecordError(ValueError):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
         super().__init__("; ".join(d.text() for d in diagnostics) or "unreadable record")
-
-
-def to_data(record: RecordBase) -> dict[str, Any]:
-    """The canonical JSON value of a record: fixed key order, defaults written, no nulls."""
-    return record.model_dump(mode="json", exclude_none=True)
 
 
 def dumps(record: RecordBase, indent: bool = False, form: str = "json") -> str:

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.sources import read_records, record_files
+from recordkit.reading import read_records
+from recordkit.sources import record_files
 from recordkit.validate import Item, RecordReport, Settings, validate_items
 
 if TYPE_CHECKING:

@@ -481,3 +481,8 @@ class RecordBase(Strict):
     meta: dict[str, MetaValue] = Field(default_factory=dict)
     comment: str | None = None
     deals: list[Any] = Field(default_factory=list)
+
+
+def to_data(record: RecordBase) -> dict[str, Any]:
+    """The canonical JSON value of a record: fixed key order, defaults written, no nulls."""
+    return record.model_dump(mode="json", exclude_none=True)

@@ -1,4 +1,5 @@
-"""Reading records from files (JSON, JSON lines, directories of them) and writing files atomically.
+"""Reading records from JSON and JSON-lines files, finding the record files of folders, and writing
+files atomically (`recordkit.reading` reads every kind of input: the notation and archives too).
 
 Reading never raises on bad input: a file or line that is not JSON becomes a diagnostic with its
 place, and the records after it are still read.
@@ -66,43 +67,9 @@ def is_archive_folder(path: Path) -> bool:
     return (path / MANIFEST).is_file()
 
 
-def raw_records(
-    paths: Iterable[str | Path], parse: bool = True, skip: Path | None = None
-) -> Iterator[Source]:
-    """Every record of every file named (directories searched, archives read record by record),
-    and every file-level problem. `skip` (an archive being written) is left out.
-
-    With `parse` False the records come unparsed, for parsing in parallel."""
-    for item in record_files(paths, skip):
-        if isinstance(item, Diagnostic):
-            yield item
-        elif item.is_dir():
-            yield from _archive_records(item, parse)
-        else:
-            yield from read_records(item, parse)
-
-
-def _archive_records(archive: Path, parse: bool) -> Iterator[Source]:
-    """The records of an archive, each as its canonical text, or why the archive is unreadable."""
-    from recordkit.archive.convert import archive_records  # the archive's modules load pyarrow
-    from recordkit.archive.store import ArchiveError
-
-    try:
-        for game_id, text in archive_records(archive):
-            raw = RawLine(text, Location(file=str(archive), record=game_id + 1))
-            yield raw.parse() if parse else raw
-    except ArchiveError as error:
-        yield Diagnostic("ARCHIVE-UNREADABLE", Severity.ERROR, str(error), Location(file=str(archive)))
-
-
-def read_records(path: Path, parse: bool = True) -> Iterator[Source]:
-    """Every record of one file, in order, streamed: JSON lines line by line, a `.json` list
-    record by record; a record's text over the limit is refused before it is parsed."""
-    if path.suffix.lower() in NOTATION_SUFFIXES:
-        from recordkit.notation.files import notation_records
-
-        yield from notation_records(path)
-        return
+def json_records(path: Path, parse: bool = True) -> Iterator[Source]:
+    """Every record of one JSON or JSON-lines file, in order, streamed: JSON lines line by line, a
+    `.json` list record by record; a record's text over the limit is refused before it is parsed."""
     try:
         with path.open("rb") as handle:
             if path.suffix.lower() in JSONL_SUFFIXES:
@@ -188,9 +155,8 @@ __all__ = [
     "Source",
     "atomic_output",
     "json_error",
+    "json_records",
     "parsed",
-    "raw_records",
-    "read_records",
     "record_files",
     "write_atomic",
 ]

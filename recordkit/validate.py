@@ -23,8 +23,9 @@ from recordkit.limits import oversized, within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
 from recordkit.quick import clean_replays
 from recordkit.raw import nesting_error, too_deep
+from recordkit.reading import raw_records
 from recordkit.rules.base import QuickDeal, Ruleset, Table
-from recordkit.sources import RawLine, RawRecord, Source, parsed, raw_records
+from recordkit.sources import RawLine, RawRecord, Source, parsed
 from recordkit.wording import did_you_mean, explain
 
 

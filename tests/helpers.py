@@ -11,10 +11,10 @@ from typing import Any
 import orjson
 
 from recordkit.batch import proven
-from recordkit.codec import to_data
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.quick import clean_deals
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, validate_paths, validate_record

@@ -23,10 +23,11 @@ from recordkit.archive import archive_records, from_archive, read_manifest, to_a
 from recordkit.archive.stats import connect
 from recordkit.archive.store import ArchiveWriter
 from recordkit.cli import app
-from recordkit.codec import dumps, loads, to_data
+from recordkit.codec import dumps, loads
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.notation import text_sources
 from recordkit.sources import RawRecord
 from recordkit.validate import Settings, validate_record

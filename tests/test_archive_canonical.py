@@ -16,10 +16,9 @@ from hypothesis import strategies as st
 
 from recordkit.archive import archive_records, to_archive
 from recordkit.archive.canonical import written_canonical
-from recordkit.codec import to_data
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
-from recordkit.model import FORMAT_VERSION
+from recordkit.model import FORMAT_VERSION, to_data
 from recordkit.quick import clean_replays
 from tests.budget import examples
 from tests.test_properties import games

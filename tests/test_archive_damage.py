@@ -20,9 +20,9 @@ from recordkit.archive import archive_records, to_archive
 from recordkit.archive.columnar import archive_items
 from recordkit.archive.tables import TABLES, Rows
 from recordkit.cli import app
-from recordkit.codec import to_data
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings
 from tests.helpers import flat_archive, generated

@@ -13,12 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import replay_deal
 from recordkit.generate import Form, generate_record
-from recordkit.model import trick_codes
+from recordkit.model import to_data, trick_codes
 from recordkit.rules.base import Completion
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.record import CharlemagneDeal

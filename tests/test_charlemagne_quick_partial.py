@@ -12,9 +12,9 @@ from typing import Any
 import orjson
 from hypothesis import HealthCheck, given, settings
 
-from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.quick import clean_replays
 from tests.budget import examples
 from tests.test_charlemagne_properties import CHARLEMAGNE, any_options, seeds, table_of

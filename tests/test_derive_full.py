@@ -22,12 +22,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from recordkit import engine, hints
-from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.diagnostics import Location
 from recordkit.engine import DealReplay, replay_completed
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.raw import RawRecord
 from recordkit.rules.base import Ruleset, Table
 from recordkit.validate import RecordReport, Settings, validate_record

@@ -26,9 +26,9 @@ from typer.testing import CliRunner
 
 from recordkit.archive import to_archive
 from recordkit.cli import app
-from recordkit.codec import to_data
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from tests.helpers import generated
 
 runner = CliRunner()

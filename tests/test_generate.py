@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from recordkit.cli import app
-from recordkit.codec import to_data
 from recordkit.games import RULESETS
 from recordkit.generate import generate_deal, generate_record
+from recordkit.model import to_data
 from recordkit.players import PlayerName, player_for
 from recordkit.rules.french_tarot.cards import EXCUSE, TRUMPS
 from recordkit.rules.french_tarot.scoring import GARDE, POIGNEE_THRESHOLDS

@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 
 from recordkit.archive.convert import to_archive
 from recordkit.cli import app
-from recordkit.codec import to_data
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.games import RULESETS
 from recordkit.generate import Form, generate_record
 from recordkit.inputs import validate_inputs
+from recordkit.model import to_data
 from recordkit.validate import RecordReport, Settings, validate_paths
 from tests.budget import examples
 from tests.helpers import bump_score, diagnostics_of

@@ -22,7 +22,8 @@ from recordkit.archive import to_archive
 from recordkit.cli import app
 from recordkit.jsonread import MAX_RECORD_BYTES, json_file_records
 from recordkit.raw import RawLine, RawRecord
-from recordkit.sources import read_records, write_atomic
+from recordkit.reading import read_records
+from recordkit.sources import write_atomic
 from tests.budget import examples
 from tests.helpers import generated
 

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import replay_deal
 from recordkit.generate import Form, generate_record
+from recordkit.model import to_data
 from recordkit.rules.base import Table
 from recordkit.rules.joffre import Joffre
 from recordkit.rules.joffre.cards import cards_for

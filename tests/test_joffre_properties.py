@@ -11,11 +11,11 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recordkit.codec import loads, to_data
+from recordkit.codec import loads
 from recordkit.engine import steps
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
-from recordkit.model import trick_codes
+from recordkit.model import to_data, trick_codes
 from recordkit.quick import clean_deals
 from recordkit.rules.base import Table
 from recordkit.rules.joffre.cards import cards_for

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.quick import clean_replays
 from recordkit.rules.base import Completion, Table
 from recordkit.rules.joffre import Joffre

@@ -11,11 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recordkit import validate
-from recordkit.codec import RecordError, dumps, load_all, loads, to_data
+from recordkit.codec import RecordError, dumps, load_all, loads
 from recordkit.diagnostics import Severity
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
-from recordkit.sources import RawRecord, read_records
+from recordkit.model import to_data
+from recordkit.reading import read_records
+from recordkit.sources import RawRecord
 from recordkit.validate import Settings, validate_paths
 from tests.budget import examples
 from tests.helpers import file_codes

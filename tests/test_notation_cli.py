@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from recordkit.cli import app
-from recordkit.codec import load, to_data
+from recordkit.codec import load
+from recordkit.model import to_data
 from recordkit.notation import read_text, text_sources
 from recordkit.validate import Settings, validate_record
 from tests.budget import examples

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from recordkit.codec import to_data
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from tests.helpers import diagnostics_of
 
 GAMES = [(name, ruleset.player_counts[-1]) for name, ruleset in RULESETS.items()]

@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from recordkit.codec import dumps, loads, to_data
+from recordkit.codec import dumps, loads
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.rules.base import Ruleset
 from tests.budget import examples
 from tests.helpers import codes_of

@@ -18,15 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recordkit import quick
-from recordkit.archive.convert import archive_records, rows_of, to_archive
+from recordkit.archive.convert import rows_of, to_archive
+from recordkit.archive.read import archive_records
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.inputs import validate_inputs
 from recordkit.quick import clean_deals
+from recordkit.reading import raw_records
 from recordkit.rules import fastread
 from recordkit.rules.base import Ruleset
 from recordkit.rules.french_tarot.cards import DECK as TAROT_DECK
-from recordkit.sources import RawRecord, raw_records
+from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, validate_paths, validate_record
 from tests.budget import examples
 from tests.helpers import codes_of

@@ -20,12 +20,13 @@ import pytest
 from hypothesis import given
 
 from recordkit.archive import from_archive, to_archive
-from recordkit.codec import dumps, to_data
+from recordkit.codec import dumps
 from recordkit.derive import derive
 from recordkit.diagnostics import Severity
 from recordkit.engine import replay_deal
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.quick import clean_deals, clean_replays
 from recordkit.rules.base import Completion, Deferred, Ruleset, Seated, Table
 from tests.helpers import diagnostics_of, file_codes

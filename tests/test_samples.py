@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from recordkit.codec import dumps, loads
-from recordkit.sources import RawRecord, read_records
+from recordkit.reading import read_records
+from recordkit.sources import RawRecord
 from tests.helpers import file_codes
 
 SAMPLES = Path(__file__).parent.parent / "samples"

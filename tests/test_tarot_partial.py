@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.generate import Form, generate_record
+from recordkit.model import to_data
 from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import TarotDeal

@@ -13,9 +13,9 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recordkit.codec import to_data
 from recordkit.derive import derive
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.rules.base import Table
 from recordkit.rules.french_tarot.options import TarotOptions
 from tests.budget import examples

@@ -19,11 +19,11 @@ from typer.testing import CliRunner
 import recordkit
 from recordkit.cards import ascii_lower, ascii_upper
 from recordkit.cli import app
-from recordkit.codec import RecordError, to_data
+from recordkit.codec import RecordError
 from recordkit.diagnostics import Diagnostic
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
-from recordkit.model import RecordBase
+from recordkit.model import RecordBase, to_data
 from tests.budget import examples
 from tests.helpers import diagnostics_of, file_codes, generated
 

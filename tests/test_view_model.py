@@ -11,11 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recordkit.codec import to_data
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
-from recordkit.sources import RawRecord, parsed, read_records
+from recordkit.model import to_data
+from recordkit.reading import read_records
+from recordkit.sources import RawRecord, parsed
 from recordkit.validate import RecordReport, Settings, validate_record
 from recordkit.view.model import record_model
 from tests.budget import examples

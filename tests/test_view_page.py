@@ -15,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from recordkit.cli import app
-from recordkit.sources import RawRecord, parsed, read_records
+from recordkit.reading import read_records
+from recordkit.sources import RawRecord, parsed
 from recordkit.validate import Settings, validate_record
 from recordkit.view.model import record_model
 

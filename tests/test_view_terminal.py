@@ -12,10 +12,10 @@ import orjson
 from typer.testing import CliRunner
 
 from recordkit.cli import app
-from recordkit.codec import to_data
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.model import to_data
 from recordkit.sources import RawRecord
 from recordkit.validate import Settings, validate_record
 from recordkit.view.model import record_model

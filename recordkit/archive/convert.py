@@ -10,7 +10,7 @@ into the exact canonical record that went in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -23,14 +23,14 @@ from recordkit.archive.canonical import written_canonical
 from recordkit.archive.read import archive_entries
 from recordkit.archive.store import ArchiveError, ArchiveWriter
 from recordkit.archive.tables import TABLES, Archived, Rows, archived
-from recordkit.codec import to_data
 from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
-from recordkit.model import FORMAT_VERSION
+from recordkit.model import FORMAT_VERSION, to_data
 from recordkit.parallel import chunked, ordered_map
 from recordkit.quick import clean_replays
-from recordkit.sources import RawRecord, Source, atomic_output, parsed, raw_records
+from recordkit.reading import raw_records
+from recordkit.sources import RawRecord, Source, atomic_output, parsed
 from recordkit.validate import RecordReport, Settings, validate_record
 
 BATCH_DEALS = 4096
@@ -241,15 +241,6 @@ def _source(location: Location) -> str:
     if location.line is not None:
         return f"{where}:{location.line}"
     return f"{where}#{location.record}" if location.record is not None else where
-
-
-def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
-    """(game_id, canonical record JSON) for every game of an archive, in order, streamed; the
-    first damage found (spec/ARCHIVE.md, "Damaged archives") raises an ArchiveError naming it."""
-    for entry in archive_entries(archive):
-        if isinstance(entry, Diagnostic):
-            raise ArchiveError(f"{entry.location.text()}: {entry.message}")
-        yield entry
 
 
 def from_archive(archive: Path, output: Path, progress: Progress | None = None) -> ConvertReport:

@@ -34,7 +34,8 @@ from recordkit.archive.store import ArchiveWriter, _fsync_tree, swap_into_place
 from recordkit.archive.tables import TABLES
 from recordkit.diagnostics import Diagnostic
 from recordkit.raw import RawLine
-from recordkit.sources import Source, raw_records
+from recordkit.reading import raw_records
+from recordkit.sources import Source
 
 if TYPE_CHECKING:
     from distributed import Client, Future

@@ -233,3 +233,12 @@ def joined(envelope: Any, n_deals: Any, deals: list[tuple[Any, Any]]) -> tuple[s
         return "", orjson.dumps(record)
     except orjson.JSONEncodeError:
         return "it holds a value recordkit cannot write back (a number too large?)", None
+
+
+def archive_records(archive: Path) -> Iterator[tuple[int, bytes]]:
+    """(game_id, canonical record JSON) for every game of an archive, in order, streamed; the
+    first damage found (spec/ARCHIVE.md, "Damaged archives") raises an ArchiveError naming it."""
+    for entry in archive_entries(archive):
+        if isinstance(entry, Diagnostic):
+            raise ArchiveError(f"{entry.location.text()}: {entry.message}")
+        yield entry

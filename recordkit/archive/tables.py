@@ -13,10 +13,9 @@ import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from recordkit.codec import to_data
 from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
-from recordkit.model import RecordBase
+from recordkit.model import RecordBase, to_data
 from recordkit.rules.base import DealSummary
 
 ARCHIVE_FORMAT = "recordkit-archive"

@@ -10,7 +10,8 @@ import orjson
 from recordkit.codec import RecordError, dumps, parsed_record, pretty
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.model import RecordBase
-from recordkit.sources import NOTATION_SUFFIXES, atomic_output, parsed, raw_records
+from recordkit.reading import raw_records
+from recordkit.sources import NOTATION_SUFFIXES, atomic_output, parsed
 
 
 def convert_records(

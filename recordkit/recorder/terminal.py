@@ -18,10 +18,9 @@ import orjson
 from rich.console import Console
 from rich.markup import escape
 
-from recordkit.codec import to_data
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import format_scores
-from recordkit.model import FORMAT_NAME, FORMAT_VERSION
+from recordkit.model import FORMAT_NAME, FORMAT_VERSION, to_data
 from recordkit.notation.keys import STRUCTURE, keywords
 from recordkit.notation.lines import LineReader
 from recordkit.recorder.journal import JournalError

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from recordkit.batch import proven
+from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
+from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.sources import RawRecord
 from recordkit.validate import BATCH_DEALS, SMALL_BATCH, Settings, validate_paths, validate_record
 from tests.columnar_helpers import archive_of, both_ways, changed_copies, played
 from tests.test_columnar import MANY, mistake
+from tests.test_karnoffel_columnar import mistake as karnoffel_mistake
 from tests.test_properties import PROPERTY, option_values, play
 from tests.test_quick import _found
 
@@ -39,7 +43,7 @@ written_games = st.sampled_from(WRITTEN).flatmap(
     )
 )
 """Every game whose bulk JSON takes the columns, at every table size, with any options."""
-MISTAKES = {"french-tarot": mistake}
+MISTAKES = {"french-tarot": mistake, "karnoffel": karnoffel_mistake}
 """The typing mistakes a game's columnar tests make (tests/test_columnar.py), by game."""
 
 
@@ -158,3 +162,67 @@ def test_a_deal_not_in_the_bare_form_is_left_to_the_record_path(change: Any) -> 
     change(deal)
     verdicts = proven(raws([records[0], changed, records[2]]))
     assert verdicts == [True, False, True]
+
+
+Picked = Callable[[dict[str, Any]], object]
+"""Which deals a Karnöffel case changes (a deal is picked when this is true of it)."""
+
+
+def _karnoffel(found: Picked) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Three clean generated Karnöffel records (4 players) and a deal of the second that `found`
+    picks out (its first deal for which `found` is true), searched over seeds."""
+    ruleset = RULESETS["karnoffel"]
+    for seed in range(100):
+        records = [play((ruleset, 4, {}, seed + i), deals=3) for i in range(3)]
+        deal = next((deal for deal in records[1]["deals"] if found(deal)), None)
+        if deal is not None:
+            return records, deal
+    raise AssertionError("no generated deal is of the kind wanted")
+
+
+def _left_to_the_record_path(records: list[dict[str, Any]], code: str) -> None:
+    """The batch proves the clean records and not the second, of which the record path reports
+    `code` and nothing else."""
+    assert proven(raws(records)) == [True, False, True]
+    found = validate_record(raws(records)[1], Settings()).diagnostics
+    assert {finding.code for finding in found} == {code}, found[:3]
+
+
+def _surrendered_in(window: int) -> Picked:
+    """Whether a deal was given up in this window (the one its surrender is written in)."""
+    return lambda deal: window <= len(deal["proposals"]) and "surrender" in deal["proposals"][window - 1]
+
+
+@pytest.mark.parametrize("given_up", [False, True], ids=["played", "given up in window 1"])
+def test_a_wrong_chosen_suit_stated_is_left_to_the_record_path(given_up: bool) -> None:
+    """karnoffel.deal.chosen-suit: a chosen suit stated that is not the lowest face-up card's, or
+    stated in a deal given up in window 1, when round 1 was not dealt to the end and no suit was
+    chosen, is not proven; the record path reports it."""
+    if given_up:
+        records, deal = _karnoffel(_surrendered_in(1))
+        deal["chosen_suit"] = deal["faceup"][0]  # the suit of its first face-up card
+    else:
+        records, deal = _karnoffel(lambda deal: "chosen_suit" in deal and deal["tricks"])
+        deal["chosen_suit"] = KARNOFFEL_SUITS[(KARNOFFEL_SUITS.index(deal["chosen_suit"]) + 1) % 4]
+    _left_to_the_record_path(records, "KARNOFFEL-CHOSEN-SUIT")
+
+
+def test_a_word_written_in_a_window_already_over_is_left_to_the_record_path() -> None:
+    """karnoffel.propose.window: the passes of quiet windows 1 and 2 all written in window 1
+    read in turn as two quiet windows, but window 1 is over after its two passes: not proven;
+    the record path reports the words said in it after it closed."""
+    records, deal = _karnoffel(lambda deal: deal["proposals"] == [] and deal["tricks"])
+    deal["proposals"] = [["pass", "pass", "pass", "pass"]]
+    _left_to_the_record_path(records, "KARNOFFEL-WINDOW-CLOSED")
+
+
+@pytest.mark.parametrize(("window", "size"), [(2, 4), (3, 2)])
+def test_a_deal_given_up_dealt_to_another_stage_is_left_to_the_record_path(window: int, size: int) -> None:
+    """karnoffel.deal.rounds: a deal given up in window 2 whose hands hold the four cards of
+    round 3, or one given up in window 3 whose hands hold only round 2's two, is dealt as
+    another surrender stops it: not proven; the record path reports the sizes."""
+    records, deal = _karnoffel(_surrendered_in(window))
+    dealt = {*deal["faceup"].split(), *" ".join(deal["hands"]).split()}
+    undealt = iter(code for code in cards_of(48).deck.codes if code not in dealt)
+    deal["hands"] = [" ".join([*hand.split(), next(undealt), next(undealt)][:size]) for hand in deal["hands"]]
+    _left_to_the_record_path(records, "DEAL-HAND-SIZE")

@@ -107,6 +107,9 @@ class WrittenForm:
     stated: tuple[str, ...] = ()
     """Keys of a deal whose text the record may state (a chosen suit), each kept in a deals
     column of its name (null where not written), for the check to hold to the rules."""
+    no_hands: bool = False
+    """Whether a deal may write its hands as `[]` (a Karnöffel deal given up before any
+    face-down card is dealt): a deals row of no hands, as an archive's."""
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -127,6 +130,7 @@ class WrittenColumns:
     dealers: list[int] = field(default_factory=list)
     statuses: list[str] = field(default_factory=list)
     hands: list[str] = field(default_factory=list)
+    hands_per_deal: list[int] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
     values: list[str] = field(default_factory=list)
@@ -158,6 +162,7 @@ class WrittenColumns:
             self.dealers.append(deal["dealer"])
             self.statuses.append(deal.get("status", "played"))
             self.hands += deal["hands"]
+            self.hands_per_deal.append(len(deal["hands"]))
             if self.form.group is not None:
                 self.groups.append(deal[self.form.group])
             kinds, values, numbers = calls  # type: ignore[misc]
@@ -185,7 +190,7 @@ class WrittenColumns:
         return (
             seat_of(deal.get("dealer"), players)
             and texts(hands)
-            and len(hands) == players
+            and (len(hands) == players or (form.no_hands and not hands))
             and type(deal.get("status", "played")) is str
             and (form.group is None or type(deal.get(form.group)) is str)
             and texts(deal.get("tricks", []))
@@ -233,7 +238,9 @@ class WrittenColumns:
                 "deal": pa.array(number.astype(np.int32)),
                 "dealer": pa.array(self.dealers, pa.int64()),
                 "status": pa.array(self.statuses, pa.string()),
-                "hands": pa.ListArray.from_arrays(pa.array(_offsets(per_deal)), _split(self.hands)),
+                "hands": pa.ListArray.from_arrays(
+                    pa.array(_offsets(np.asarray(self.hands_per_deal, dtype=np.int64))), _split(self.hands)
+                ),
                 "dog": _split(self.groups) if self.form.group is not None else pa.nulls(len(per_deal)),
                 "as_written": pa.array(np.ones(len(per_deal), dtype=bool)),
                 **{key: pa.array(self.texts.get(key, []), pa.string()) for key in self.form.stated},

@@ -8,17 +8,23 @@ counter-raises, answers, the surrender, the going-out cap, the raise limits), th
 powers; the early end at a side's third trick, or all five with `play_out`), the score, the
 totals, the rotation (after a surrender too) and the end of the game, at 2, 4, 6 and 8 players,
 with both decks and every option (the card-by-card reading of the partial trumps too). Deals not `as_written`, not played, or wrong in any way are
-left unproven and take the record path, which explains what is wrong. Each rule restated here
-is held to the ruleset's own function by tests/test_karnoffel_columnar.py.
+left unproven and take the record path, which explains what is wrong. Rows built from bulk JSON
+(`WRITTEN`), whose deals no replay found `as_written`, also say the window each word is written
+in and the chosen suit stated, which the check holds to the rules as `as_written` does. Each rule
+restated here is held to the ruleset's own function by tests/test_karnoffel_columnar.py.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import numpy as np
 import orjson
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.rules.column_deals import (
     Deals,
     call_words,
@@ -37,7 +43,10 @@ from recordkit.rules.columns import (
     ColumnRows,
     Floats,
     Ints,
+    codes,
+    ints,
     played_as_written,
+    row_ranges,
 )
 from recordkit.rules.karnoffel.cards import DEVIL, PARTIAL, POWER_RANKS, STOPPERS, cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN
@@ -45,16 +54,43 @@ from recordkit.rules.karnoffel.options import KarnoffelOptions
 from recordkit.rules.karnoffel.powers import CANNOT_WIN, LED_DEVIL, POWER_LEVEL, order
 from recordkit.rules.karnoffel.record import CALLS
 from recordkit.rules.karnoffel.state import TRICKS, TRICKS_TO_WIN, WINDOWS
+from recordkit.rules.written_columns import CallsOf, Rows, WrittenForm, texts
 
 PASS, RAISE, ACCEPT, SURRENDER = (CALLS.index(word) for word in ("pass", "raise", "accept", "surrender"))
 CALL_KIND = 1
 """The calls rows' kind of a proposal word (`call_words` reads `bid` as 0, `call` as 1)."""
 HAND = FACE_DOWN[WINDOWS + 1]
 """Face-down cards each seat holds once every round is dealt."""
+DOWN_AT = np.array([-1, *(FACE_DOWN[stage] for stage in range(1, WINDOWS + 2))])
+"""Face-down cards each seat holds when the deal stops after window 1, 2, 3, or is played (by stage)."""
 LED_DEVIL_LEVEL = 6
 """A led Devil's power in the card-by-card reading: below the Karnöffel only."""
 CARD_BY_CARD = "any_suit_exceptions"
 """The reading of the partial trumps that is no total order: the cards are judged one by one."""
+
+
+def _proposals(value: Any, players: int) -> Rows | None:
+    """The windows' words as calls rows, each with the window it is written in (from 1): the
+    check holds them to the windows the words make when read in turn."""
+    if type(value) is not list or len(value) > WINDOWS or not all(texts(window) for window in value):
+        return None
+    return [word for window in value for word in window], [
+        number for number, window in enumerate(value, start=1) for _ in window
+    ]
+
+
+WRITTEN = WrittenForm(
+    frozenset({"dealer", "faceup", "chosen_suit", "hands", "proposals", "tricks", "status"})
+    | {"result", "totals", "comment", "time"},
+    "faceup",
+    (CallsOf("proposals", "call", _proposals, "window"),),
+    stated=("chosen_suit",),
+    no_hands=True,
+)
+"""A deal in the bare form the columns read (`recordkit.rules.written_columns`): round 1 as the
+deals' `dog`, no hands when window 1 ended the deal, the windows' words as the calls rows with
+the window each is written in, and the chosen suit the record states, each held to the rules
+(`Karnoffel.as_written`)."""
 
 
 @cache
@@ -83,20 +119,33 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     words, count, kinds = call_words(deals, CALLS)
     ok &= np.all((kinds == CALL_KIND) | (np.arange(words.shape[1]) >= count[:, None]), axis=1)
     before = sides_before(totals_before(deals, n), n)
-    value, decided, surrendered, raiser, windows_ok = windows(options, words, count, forehand, n, before)
+    written = written_windows(deals, words.shape[1])
+    value, decided, surrendered, raiser, windows_ok = windows(
+        options, words, count, forehand, n, before, written
+    )
     ok &= windows_ok
 
-    ok &= dealt_sizes(shown, groups, sizes, n, surrendered)
+    stage = None if written is None else stages(written, count, surrendered)
+    ok &= dealt_sizes(shown, groups, sizes, n, surrendered, stage)
     owner, once = _owner(faceup, downs, dealer, n, len(deck))
     ok &= once
+    chosen = np.full(len(ok), -1, dtype=np.int64)
+    whole = np.flatnonzero(ok & (shown == n))  # round 1 dealt to the end: a suit is chosen
+    if whole.size:
+        chosen[whole] = chosen_suit(options, faceup[whole])
+    ok &= stated_suits(table, chosen)
     tricks, played_tricks, plays_ok = plays_of(deals.rows.plays, deals.play_keys, deals.keys, n, TRICKS, deck)
     ok &= plays_ok & np.where(surrendered, played_tricks == 0, played_tricks > 0)
 
     playing = np.flatnonzero(ok & ~surrendered)
     if playing.size:
-        chosen = chosen_suit(options, faceup[playing])
         legal, side = play(
-            options, owner[playing], tricks[playing], played_tricks[playing], forehand[playing], chosen
+            options,
+            owner[playing],
+            tricks[playing],
+            played_tricks[playing],
+            forehand[playing],
+            chosen[playing],
         )
         ok[playing] &= legal
         decided[playing] = side
@@ -118,14 +167,37 @@ def sides_before(seats: Floats, n: int) -> Floats:
     return both
 
 
+def written_windows(deals: Deals, most: int) -> Ints | None:
+    """The window each call is written in (k, most; -1 past its calls): the calls' `window`, which
+    only rows built from JSON have; None for an archive's, whose deals `as_written` holds to the
+    windows their words make."""
+    calls = deals.rows.calls
+    if "window" not in calls.column_names:
+        return None
+    first, count = row_ranges(deals.call_keys, deals.keys)
+    if calls.num_rows == 0:
+        return np.full((len(count), most), -1, dtype=np.int64)
+    at = np.minimum(first[:, None] + np.arange(most), calls.num_rows - 1)
+    written: Ints = np.where(np.arange(most) < count[:, None], ints(calls, "window")[at], -1)
+    return written
+
+
 def windows(
-    options: KarnoffelOptions, words: Ints, count: Ints, forehand: Ints, n: int, before: Floats
+    options: KarnoffelOptions,
+    words: Ints,
+    count: Ints,
+    forehand: Ints,
+    n: int,
+    before: Floats,
+    written: Ints | None = None,
 ) -> tuple[Ints, Ints, Bools, Ints, Bools]:
     """karnoffel.propose.*: the words of the three windows one after the other, each window
     closed by an accept or two passes, a surrender ending the deal. Returns the round value, the
     side that won by a surrender (-1), whether one did, the last raiser's seat (-1) and whether
     every word is clean: its turn, an answer only to a raise, a raise within the cap and the
-    limits, no raise left unanswered, no word after the deal or the windows ended."""
+    limits, no raise left unanswered, no word after the deal or the windows ended; and, with the
+    window each word is `written` in, each window written the words of one window read in turn
+    (the record path skips the windows written empty, which were quiet)."""
     k, most = words.shape
     step, fore_side = options.raise_step, forehand % 2
     window, passes, raises, window_raises = (np.zeros(k, dtype=np.int64) for _ in range(4))
@@ -134,9 +206,13 @@ def windows(
     value = np.full(k, options.base_value, dtype=np.int64)
     raiser = np.full(k, -1, dtype=np.int64)
     ok = np.ones(k, dtype=bool)
+    last_window = window.copy()  # the window the word before was read in
     for j in range(most):
         live = j < count
         word = words[:, j]
+        if written is not None and j:  # a window written anew exactly where one is read anew
+            ok &= ~live | (np.sign(written[:, j] - written[:, j - 1]) == np.sign(window - last_window))
+        last_window[:] = window
         ok &= ~live | ((word >= 0) & ~done)  # karnoffel.propose.window, .surrender: nothing after the end
         act = live & ~done
         side = np.where(pending, 1 - raiser % 2, np.where(passes == 0, fore_side, 1 - fore_side))
@@ -168,16 +244,43 @@ def windows(
     return value, decided, surrendered, raiser, ok
 
 
-def dealt_sizes(shown: Ints, groups: Ints, sizes: Ints, n: int, surrendered: Bools) -> Bools:
+def stages(written: Ints, count: Ints, surrendered: Bools) -> Ints:
+    """How far each deal's cards were dealt (`deal.stage_of`): the window its surrender is written
+    in (the last word of a clean deal), or all of them."""
+    last = written[np.arange(len(count)), np.maximum(count - 1, 0)]
+    stage: Ints = np.where(surrendered, last, WINDOWS + 1)
+    return stage
+
+
+def dealt_sizes(
+    shown: Ints, groups: Ints, sizes: Ints, n: int, surrendered: Bools, stage: Ints | None = None
+) -> Bools:
     """karnoffel.deal.faceup, .rounds: one face-up card each and four face-down cards each for
-    a deal played; for a surrendered one, the cards of one of the stages a surrender stops
-    (`as_written` holds the deal to its own window's sizes, which the rows do not say)."""
+    a deal played; for a surrendered one, the cards of its `stage` (`stages`), or without it
+    (an archive's rows, which do not say: `as_written` holds the deal to its own window's sizes)
+    of one of the stages a surrender stops."""
     even = np.all((sizes == sizes[:, :1]) | (np.arange(sizes.shape[1]) >= n), axis=1)
     down = np.where(groups == 0, 0, np.where((groups == n) & even, sizes[:, 0], -1))
+    if stage is not None:
+        staged: Bools = (shown == np.where(stage == 1, 2, n)) & (down == DOWN_AT[stage])
+        return staged
     whole = (shown == n) & (down == HAND)
     cut = ((shown == 2) & (down == FACE_DOWN[1])) | ((shown == n) & (down == FACE_DOWN[2])) | whole
     right: Bools = np.where(surrendered, cut, whole)
     return right
+
+
+def stated_suits(deals: pa.Table, chosen: Ints) -> Bools:
+    """karnoffel.deal.chosen-suit: a chosen suit the record states (the deals' `chosen_suit`, which
+    only rows built from JSON have) is the one the cards choose (`chosen`; -1 while round 1 is
+    not dealt to the end, when none is)."""
+    if "chosen_suit" not in deals.column_names:
+        ok: Bools = np.ones(len(chosen), dtype=bool)
+        return ok
+    column = deals.column("chosen_suit")
+    null = np.asarray(pc.is_null(column).to_numpy(zero_copy_only=False), dtype=bool)
+    stated: Bools = null | ((chosen >= 0) & (codes(column, tuple(KARNOFFEL_SUITS)) == chosen))
+    return stated
 
 
 def _owner(faceup: Ints, downs: Ints, dealer: Ints, n: int, cards: int) -> tuple[Ints, Bools]:

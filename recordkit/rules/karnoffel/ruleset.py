@@ -46,6 +46,7 @@ from recordkit.rules.karnoffel.state import TRICKS, WINDOWS, KarnoffelState, Pha
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.written_columns import WrittenForm
 
 PLAYER_COUNTS = (2, 4, 6, 8)
 CALL_WEIGHTS = {"pass": 4.0, "raise": 1.0, "accept": 2.0, "surrender": 1.0}
@@ -361,15 +362,20 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
 
         return columnar.prove_columns(rows)
 
+    def written_form(self) -> WrittenForm:
+        from recordkit.rules.karnoffel import columnar  # NumPy and pyarrow: only for bulk input
+
+        return columnar.WRITTEN
+
     def as_written(
         self, table: Table, deal: dict[str, Any], state: KarnoffelState, calls: list[Action]
     ) -> bool:
         """Round 1 written whole as one group (the deals' `dog` column holds it), a chosen suit
         only as the cards choose it, the windows' words and the tricks as bare words and codes,
-        one score and total a seat with no sheet facts: so that the rows hold the whole deal. The
-        calls rows do not say which window a word was in, so each window written must be the one
-        its words make when read in turn (a quiet one may be `[]`), and the rounds dealt the sizes
-        its surrender's window gives."""
+        one score and total a seat with no sheet facts: so that the rows hold the whole deal. An
+        archive's calls rows do not say which window a word was in, so each window written must be
+        the one its words make when read in turn (a quiet one may be `[]`), and the rounds dealt
+        the sizes its surrender's window gives."""
         tricks, windows = deal.get("tricks", []), deal.get("proposals", [])
         faceup, hands = deal.get("faceup"), deal.get("hands", [])
         if type(faceup) is not str or type(hands) is not list or any(type(h) is not str for h in hands):

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them; `X as X` marks a r
     from recordkit.model import to_data as to_data
     from recordkit.raw import RawRecord as RawRecord
     from recordkit.recorder import Recorder, RefusedError
-    from recordkit.rules.base import Action
+    from recordkit.rules.values import Action
     from recordkit.validate import Settings as Settings
     from recordkit.validate import validate_record as validate_record
 

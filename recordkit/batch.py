@@ -22,7 +22,7 @@ from recordkit.games import RULESETS
 from recordkit.limits import within_limits
 from recordkit.quick import clean_header
 from recordkit.raw import RawRecord
-from recordkit.rules.base import Table
+from recordkit.rules.values import Table
 from recordkit.rules.written_columns import WrittenColumns
 
 

@@ -23,7 +23,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Action, Completion, Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Action, Completion, Table
 
 NOT_CHECKED = "DEAL-NOT-CHECKED"
 """The code of the note that says which checks a partial deal left without their facts."""

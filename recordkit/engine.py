@@ -8,7 +8,8 @@ from typing import Any
 
 from recordkit.derive import NOT_CHECKED, derive, guess, held_to, proven, run, sheet_note
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Action, Completion, DealLike, Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Action, Completion, DealLike, Table
 
 
 @dataclass(slots=True)

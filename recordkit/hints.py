@@ -21,7 +21,8 @@ from recordkit.derive import run
 from recordkit.diagnostics import Severity, Violation
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.model import Trick, trick_codes
-from recordkit.rules.base import Action, PlayedTrick, Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Action, PlayedTrick, Table
 
 HINT_RULE = "format.hint"
 

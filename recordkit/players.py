@@ -12,11 +12,12 @@ import random
 from collections.abc import Callable
 from typing import Any, Literal
 
-from recordkit.rules.base import Action, Ruleset
+from recordkit.rules.base import Ruleset
 from recordkit.rules.charlemagne import player as charlemagne
 from recordkit.rules.french_tarot import player as french_tarot
 from recordkit.rules.joffre import player as joffre
 from recordkit.rules.karnoffel import player as karnoffel
+from recordkit.rules.values import Action
 
 PlayerName = Literal["heuristic", "random"]
 PLAYER_NAMES: tuple[PlayerName, ...] = ("heuristic", "random")

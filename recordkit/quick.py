@@ -21,7 +21,8 @@ from recordkit.engine import replay_completed, replay_sheet
 from recordkit.games import RULESETS
 from recordkit.limits import within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, MetaValue, parse_version
-from recordkit.rules.base import Completion, QuickDeal, Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Completion, QuickDeal, Table
 
 _NUMBER = frozenset({int, float})
 _SCORES = frozenset({"scores"})

@@ -24,7 +24,8 @@ from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase,
 from recordkit.quick import clean_replays
 from recordkit.raw import nesting_error, too_deep
 from recordkit.reading import raw_records
-from recordkit.rules.base import QuickDeal, Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import QuickDeal, Table
 from recordkit.sources import RawLine, RawRecord, Source, parsed
 from recordkit.wording import did_you_mean, explain
 

@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
-from recordkit.rules.base import Action
 from recordkit.rules.charlemagne import flow
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, context
@@ -52,6 +51,7 @@ from recordkit.rules.charlemagne.columnar_rules import (
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.play import legal_mask, winning_index
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.values import Action
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
 from tests.budget import examples

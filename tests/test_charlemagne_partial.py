@@ -18,9 +18,9 @@ from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import replay_deal
 from recordkit.generate import Form, generate_record
 from recordkit.model import to_data, trick_codes
-from recordkit.rules.base import Completion
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.record import CharlemagneDeal
+from recordkit.rules.values import Completion
 from tests.budget import examples
 from tests.helpers import bump_score, diagnostics_of, swap_in
 from tests.test_charlemagne_properties import (

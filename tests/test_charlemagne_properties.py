@@ -17,12 +17,12 @@ from recordkit.engine import steps
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import to_data, trick_codes
-from recordkit.rules.base import Table
 from recordkit.rules.charlemagne.bids import INDEX, LADDERS
 from recordkit.rules.charlemagne.cards import DECKS
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.play import legal_mask
 from recordkit.rules.charlemagne.record import CharlemagneDeal
+from recordkit.rules.values import Table
 from tests.budget import examples
 from tests.helpers import Swap, codes_of, diagnostics_of, put_card, reported_at_swap
 from tests.test_properties import option_values

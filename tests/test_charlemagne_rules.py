@@ -22,13 +22,13 @@ from recordkit.cards import ids_of
 from recordkit.engine import steps
 from recordkit.games import RULESETS
 from recordkit.quick import clean_deals
-from recordkit.rules.base import Action, Table
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, context
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.play import legal_mask, winning_index
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.values import Action, Table
 from tests.helpers import codes_of, diagnostics_of
 
 RULES = RULESETS["charlemagne"]

@@ -29,7 +29,8 @@ from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import to_data
 from recordkit.raw import RawRecord
-from recordkit.rules.base import Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Table
 from recordkit.validate import RecordReport, Settings, validate_record
 from tests.test_properties import PROPERTY, games, play
 

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
-from recordkit.rules.base import Action, Table
 from recordkit.rules.column_deals import held_once, seats_of
 from recordkit.rules.columns import rotation_ok
 from recordkit.rules.joffre import auction, ending, play, scoring
@@ -29,6 +28,7 @@ from recordkit.rules.joffre.columnar import auction as columnar_auction
 from recordkit.rules.joffre.columnar import deal_scores, follows, game_won, winners
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
+from recordkit.rules.values import Action, Table
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
 from tests.budget import examples

@@ -21,11 +21,11 @@ from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import replay_deal
 from recordkit.generate import Form, generate_record
 from recordkit.model import to_data
-from recordkit.rules.base import Table
 from recordkit.rules.joffre import Joffre
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import JoffreDeal
+from recordkit.rules.values import Table
 from tests.budget import examples
 from tests.helpers import diagnostics_of
 from tests.test_joffre_properties import joffre_options

@@ -17,11 +17,11 @@ from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import to_data, trick_codes
 from recordkit.quick import clean_deals
-from recordkit.rules.base import Table
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.play import legal_mask
 from recordkit.rules.joffre.record import JoffreDeal, bid_value
+from recordkit.rules.values import Table
 from tests.budget import examples
 from tests.helpers import Swap, codes_of, diagnostics_of, put_card, reported_at_swap
 from tests.test_properties import option_values

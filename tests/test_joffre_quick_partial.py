@@ -17,10 +17,10 @@ from recordkit.derive import derive
 from recordkit.generate import generate_record
 from recordkit.model import to_data
 from recordkit.quick import clean_replays
-from recordkit.rules.base import Completion, Table
 from recordkit.rules.joffre import Joffre
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
+from recordkit.rules.values import Completion, Table
 from tests.budget import examples
 from tests.test_joffre_partial import CLUB_1, CLUB_1_REVOKE
 from tests.test_joffre_properties import joffre_options

@@ -12,7 +12,6 @@ import pytest
 
 from recordkit.engine import replay_deal
 from recordkit.quick import clean_deals
-from recordkit.rules.base import Action, PlayedTrick
 from recordkit.rules.joffre import Joffre, ending
 from recordkit.rules.joffre.auction import legal_calls
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for
@@ -20,6 +19,7 @@ from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.play import legal_mask, winning_index
 from recordkit.rules.joffre.record import JoffreDeal, bid_name, bid_value
 from recordkit.rules.joffre.state import JoffreState
+from recordkit.rules.values import Action, PlayedTrick
 from tests.helpers import codes_of, diagnostics_of
 
 JOFFRE = Joffre()

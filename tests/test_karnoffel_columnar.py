@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
-from recordkit.rules.base import Action
 from recordkit.rules.karnoffel import proposals
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.columnar import (
@@ -39,6 +38,7 @@ from recordkit.rules.karnoffel.options import KarnoffelOptions
 from recordkit.rules.karnoffel.play import playable
 from recordkit.rules.karnoffel.powers import winning_index
 from recordkit.rules.karnoffel.state import WINDOWS, Said
+from recordkit.rules.values import Action
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
 from tests.budget import examples

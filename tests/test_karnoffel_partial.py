@@ -22,8 +22,8 @@ from recordkit.derive import derive
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
-from recordkit.rules.base import Table
 from recordkit.rules.karnoffel.record import KarnoffelDeal
+from recordkit.rules.values import Table
 from tests.budget import examples
 from tests.helpers import bump_score, codes_of, diagnostics_of
 from tests.test_karnoffel_properties import generated, options

@@ -17,7 +17,7 @@ from hypothesis import given
 from recordkit.derive import derive
 from recordkit.games import RULESETS
 from recordkit.quick import clean_replays
-from recordkit.rules.base import Table
+from recordkit.rules.values import Table
 from tests.test_karnoffel_partial import PROPERTY, players, seeds, without
 from tests.test_karnoffel_properties import generated, options
 

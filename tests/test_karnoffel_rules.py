@@ -11,13 +11,13 @@ import pytest
 
 from recordkit.games import RULESETS
 from recordkit.quick import clean_deals
-from recordkit.rules.base import Action, Table
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.options import KarnoffelOptions
 from recordkit.rules.karnoffel.powers import winning_index
 from recordkit.rules.karnoffel.record import KarnoffelDeal
 from recordkit.rules.karnoffel.scoring import dealer_after
 from recordkit.rules.karnoffel.state import KarnoffelState, Said
+from recordkit.rules.values import Action, Table
 from tests.helpers import codes_of, diagnostics_of
 
 KARNOFFEL = RULESETS["karnoffel"]

@@ -28,7 +28,8 @@ from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import to_data
 from recordkit.quick import clean_deals, clean_replays
-from recordkit.rules.base import Completion, Deferred, Ruleset, Seated, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Completion, Deferred, Seated, Table
 from tests.helpers import diagnostics_of, file_codes
 from tests.test_properties import PROPERTY, games, play
 

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
-from recordkit.rules.base import PlayedTrick
 from recordkit.rules.french_tarot.cards import DECK, DOG_SIZES, EXCUSE, SUITS
 from recordkit.rules.french_tarot.columnar import (
     CHOICES,
@@ -38,6 +37,7 @@ from recordkit.rules.french_tarot.columnar import (
 from recordkit.rules.french_tarot.play import first_lead, winning_index
 from recordkit.rules.french_tarot.scoring import deal_scores, excuse_wins
 from recordkit.rules.french_tarot.state import TarotState
+from recordkit.rules.values import PlayedTrick
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
 from tests.test_properties import PROPERTY, option_values, play

@@ -13,7 +13,6 @@ from recordkit.cards import ids_of
 from recordkit.codec import loads
 from recordkit.engine import steps
 from recordkit.model import trick_codes
-from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.french_tarot.cards import DECK, EXCUSE, TRUMP_SUIT, suit_of
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.play import legal_mask, play_trick, winning_index
@@ -21,6 +20,7 @@ from recordkit.rules.french_tarot.quick import SEAT_ORDERS
 from recordkit.rules.french_tarot.record import BIDS, TarotDeal
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.rules.french_tarot.state import Phase
+from recordkit.rules.values import PlayedTrick, Table
 from tests.budget import examples
 from tests.helpers import (
     TAROT,

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from recordkit.derive import derive
 from recordkit.generate import generate_record
 from recordkit.model import to_data
-from recordkit.rules.base import Table
 from recordkit.rules.french_tarot.options import TarotOptions
+from recordkit.rules.values import Table
 from tests.budget import examples
 from tests.helpers import TAROT
 from tests.test_properties import option_values

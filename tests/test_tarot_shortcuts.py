@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from recordkit.cards import ids_of
-from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.french_tarot import partial
 from recordkit.rules.french_tarot.cards import BITS, DECK, DOG_SIZES, EXCUSE, HAND_SIZES, PETIT, bit
 from recordkit.rules.french_tarot.contract import needed_honours
@@ -21,6 +20,7 @@ from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.quick_partial import NO_ANNOUNCEMENTS, SEAT_ORDER_GETTERS
 from recordkit.rules.french_tarot.scoring import owners, slam_term
 from recordkit.rules.french_tarot.state import TarotState
+from recordkit.rules.values import PlayedTrick, Table
 
 CARDS = st.lists(st.integers(0, EXCUSE - 1), min_size=4, max_size=4)
 """A trick's cards with no Excuse, repeats allowed (a faulty replay may play a card twice)."""

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from recordkit.cards import PLAIN_GROUP
 from recordkit.games import RULESETS
 from recordkit.model import MAX_CARDS, POINTS_LIMIT, SEATS, Status
-from recordkit.rules.base import QuickDeal
+from recordkit.rules.values import QuickDeal
 
 Check = Callable[[Any], bool]
 NOTES = ("comment", "time")

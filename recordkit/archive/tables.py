@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 from recordkit.engine import DealReplay
 from recordkit.games import RULESETS
 from recordkit.model import RecordBase, to_data
-from recordkit.rules.base import DealSummary
+from recordkit.rules.values import DealSummary
 
 ARCHIVE_FORMAT = "recordkit-archive"
 ARCHIVE_VERSION = 4

@@ -23,11 +23,11 @@ from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.engine import replay_deal
 from recordkit.model import FORMAT_VERSION
 from recordkit.raw import RawRecord, json_error
-from recordkit.rules.base import Table
 from recordkit.rules.french_tarot import FrenchTarot
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import TarotDeal
 from recordkit.rules.french_tarot.scoring import POIGNEE_LEVELS, POIGNEE_THRESHOLDS
+from recordkit.rules.values import Table
 
 CODE = "IMPORT-TAROTCLUB"
 RULE = "format.import"

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from recordkit.diagnostics import Diagnostic, Location, Severity, Violation, from_violation
-from recordkit.rules.base import Action, Completion, Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Action, Completion, Table
 
 
 @dataclass(slots=True)

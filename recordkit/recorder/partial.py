@@ -21,7 +21,8 @@ from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.recorder.live import LiveDeal, diagnostic, in_progress, record_form, rewrite
 from recordkit.recorder.refusal import RefusedError, refusal
-from recordkit.rules.base import Action, Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Action, Table
 
 Unchecked = frozenset[tuple[str, int | None]]
 """The checks a replay could not run, as (code, seat: None for every seat)."""

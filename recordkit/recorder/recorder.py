@@ -26,7 +26,8 @@ from recordkit.recorder.journal import Journal, JournalError, read
 from recordkit.recorder.live import LiveDeal, Step, diagnostic, errors, in_progress, replay, rewrite
 from recordkit.recorder.refusal import RefusedError, refusal, schema_refusal
 from recordkit.recorder.shapes import header_problem
-from recordkit.rules.base import Action, PlayedTrick, Ruleset, Turn
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import Action, PlayedTrick, Turn
 from recordkit.sources import write_atomic
 
 _SEAT_PREFIX = re.compile(r"^\s*(\d+)\s*:\s*(.*)$", re.S)

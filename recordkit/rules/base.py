@@ -1,4 +1,7 @@
-"""The ruleset interface every game implements, and the pieces of trick play the games share.
+"""The ruleset interface every game implements, with the defaults its partial-record hooks share.
+
+The values a replay is made of are in `recordkit.rules.values`, the violations the games build
+alike in `recordkit.rules.violations`.
 
 A ruleset is the only place a game's rules live. The engine (`recordkit.engine`) walks the actions
 of a deal and asks the ruleset to check and apply each one; the generator asks it what is legal;
@@ -10,226 +13,27 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from recordkit.cards import Deck
 from recordkit.diagnostics import Violation
-from recordkit.model import Call, Note, RecordBase, Result, Status, Trick
+from recordkit.model import RecordBase, Result
+from recordkit.rules.values import (
+    Action,
+    Completion,
+    DealState,
+    DealSummary,
+    PlayedTrick,
+    QuickDeal,
+    Table,
+    Turn,
+)
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows
     from recordkit.rules.written_columns import WrittenForm
-
-
-@dataclass(slots=True)
-class Action:
-    """One thing that happens in a deal, in compiled form (card ids, not codes).
-
-    `seat` is None where the rules say who acts (plays, auction order); `path` is the JSON path
-    of the action in the deal, `trick` and `position` are 1-based for play actions.
-    """
-
-    kind: str
-    value: Any
-    seat: int | None = None
-    path: str = ""
-    trick: int | None = None
-    position: int | None = None
-    note: Note | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """Whose turn it is and what kinds of action are open (None seat: any player may act)."""
-
-    seat: int | None
-    kinds: frozenset[str]
-
-
-@dataclass(slots=True)
-class PlayedTrick:
-    """A trick as replayed: who led, the cards in play order with their seats, who won it."""
-
-    leader: int
-    cards: list[int] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)
-    winner: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """What an analyst wants to know about a replayed deal, in the same columns for every game.
-
-    `contract` is the winning bid's canonical name, `declarer` the seat that made it, `partner`
-    the declarer's partner (a called or fixed partner; None alone), `made` whether the contract
-    succeeded, `trump` the trump suit's letter, `declarer_points` the card points the declaring
-    side took in games that count them. Every field is None where it does not apply.
-    """
-
-    contract: str | None = None
-    declarer: int | None = None
-    partner: int | None = None
-    made: bool | None = None
-    trump: str | None = None
-    declarer_points: float | None = None
-    bouts: int | None = None
-    """French Tarot: the bouts the declaring side took (its target depends on them)."""
-    target: float | None = None
-    """The card points the declaring side needs (French Tarot: 56, 51, 41 or 36 by its bouts)."""
-    margin: float | None = None
-    """`declarer_points` less `target`: by how much the contract was made (>= 0) or failed."""
-    joffre_won_by: int | None = None
-    """Joffre: the seat that won the trick holding the Joffre (its side takes 5 more)."""
-    kaiser_won_by: int | None = None
-    """Joffre: the seat that won the trick holding the Kaiser (its side takes 3 less)."""
-    joffre_captured: int | None = None
-    """Joffre: the seat whose Joffre the Kaiser took (its side loses 5), when it happened."""
-
-
-@dataclass(slots=True)
-class QuickDeal:
-    """A deal the fast path (`recordkit.quick`) proved clean: its dealer, the scores the rules
-    give it, its final state and its actions before and beside the cards (for the next dealer,
-    the end of the game and the archive's tables). Not frozen: a frozen dataclass's `__init__`
-    costs several microseconds, once a deal on the fast path."""
-
-    dealer: int
-    scores: list[int | float] | None
-    """None when the rules give the deal no score, as the full replay says (everybody passed and
-    the hands are not known): the written scores then stand, as in the full validation."""
-    state: Any
-    actions: list[Action]
-    """The actions other than cards played, with their seats, as the full replay has them (for
-    the archive's calls table)."""
-    completion: Completion | None = None
-    """For a deal whose record leaves dealt cards out: the deal as proven, with them derived."""
-    notes: list[Violation] = field(default_factory=list)
-    """The notes the full replay gives the deal besides its completion's (a score-sheet deal's)."""
-    sheet: bool = False
-    """True for a score-sheet deal: `state` is what `Ruleset.sheet_state` says of its end, for
-    the next dealer and the end of the game; it has no replay."""
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """What stays fixed across a record's deals: the options, the number of players, the deck."""
-
-    options: Any
-    players: int
-    deck: Deck
-
-
-@dataclass(slots=True)
-class Completion:
-    """A deal whose record leaves dealt cards out, with them derived from its play
-    (`Ruleset.complete`): what was derived, and which checks that leaves without their facts."""
-
-    deal: Any
-    """The deal with every group it could derive written in, as if it had been recorded."""
-    derived: list[str] = field(default_factory=list)
-    """The paths of the groups written in (`hands[1]`, `dog`), as the record would hold them."""
-    unchecked: dict[tuple[str, int | None], str] = field(default_factory=dict)
-    """Each check that could not run, as (code, seat: None for every seat), with the fact the
-    record does not give; its findings are dropped, since they would rest on a guess."""
-    played_twice: dict[str, list[int]] = field(default_factory=dict)
-    """Each card the tricks hold more than once, with the numbers of its tricks (set by
-    `recordkit.derive`), for the message of the duplicate it puts in the derived hands."""
-    read: tuple[list[int], list[list[int]]] | None = None
-    """A fast derivation's reading of the completed deal's cards, which its text says exactly: the
-    dealt groups as bitmasks (in the order the game's `quick_deal` reads them) and each trick's
-    card ids, so that the fast replay need not read them back; None when not given."""
-
-    @property
-    def sketch(self) -> Any:
-        """The completed deal as the fast replay reads it: `deal`, but for a `Deferred` completion
-        without the derived groups' texts, which `read` makes needless."""
-        return self.deal
-
-
-class Deferred(Completion):
-    """A fast derivation's completion whose derived groups' texts are written into `deal` only
-    when it is first read (by a conversion, a viewer, a comparison): proving the deal needs only
-    `read`, so a validation writes no text. `texts` writes them into the deal's JSON."""
-
-    __slots__ = ("_deal", "_texts")
-
-    def __init__(
-        self,
-        sketch: dict[str, Any],
-        texts: Callable[[dict[str, Any]], None],
-        derived: list[str],
-        unchecked: dict[tuple[str, int | None], str],
-        read: tuple[list[int], list[list[int]]],
-    ) -> None:
-        self._deal: dict[str, Any] = sketch
-        self._texts: Callable[[dict[str, Any]], None] | None = texts
-        self.derived, self.unchecked, self.played_twice, self.read = derived, unchecked, {}, read
-
-    @property
-    def deal(self) -> Any:
-        """The completed deal's JSON, its derived texts written in on first reading."""
-        if self._texts is not None:
-            self._texts(self._deal)
-            self._texts = None
-        return self._deal
-
-    @deal.setter
-    def deal(self, value: Any) -> None:
-        self._deal, self._texts = value, None
-
-    @property
-    def sketch(self) -> Any:
-        return self._deal
-
-
-def write_groups(
-    spell: Callable[[int], str], other: str, groups: list[tuple[int | None, int]], deal: dict[str, Any]
-) -> None:
-    """Write the texts of a fast derivation's groups into a deal's JSON (the `texts` of a
-    `Deferred`): each (seat, cards as a bitmask) into its hand, (None, cards) into the game's
-    other dealt group `other` (the dog, the kitty); `spell` writes a bitmask as the game's codes."""
-    for seat, mask in groups:
-        if seat is None:
-            deal[other] = spell(mask)
-        else:
-            deal["hands"][seat] = spell(mask)
-
-
-class Seated(Deferred):
-    """A fast derivation's completion with the place of each trick's winning card (`winners`), as
-    the game's `winning_index` found it under `under` (what it reads besides the cards: the trump,
-    the suits and powers): the fast replay, reaching the same, settles the tricks with them
-    instead of finding them again. `steps`, when not None, are the actions before the play as
-    the fast replay would read them from the completed deal (seats as written), read once: the
-    replay that takes them writes on them and leaves None."""
-
-    __slots__ = ("steps", "under", "winners")
-    under: Any
-    winners: list[int]
-    steps: list[Action] | None
-
-
-class DealLike(Protocol):
-    """The fields every game's deal model has; the engine and the validator use only these."""
-
-    dealer: int
-    hands: list[str | None] | None
-    auction: list[Call]
-    tricks: list[str | Trick]
-    status: Status
-    result: Result | None
-    totals: list[int | float] | None
-
-
-class DealState(Protocol):
-    """What the engine and the viewer read from any game's state."""
-
-    tricks: list[PlayedTrick]
-    current: PlayedTrick | None
 
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -599,54 +403,6 @@ def complete_hands(table: Table, deal: Any, played: list[list[int]], whole: bool
     return Completion(deal.model_copy(update={"hands": hands}), derived, unchecked)
 
 
-def at(violation: Violation, **where: Any) -> Violation:
-    """The violation with its location fields set, keeping those it already has."""
-    fields = {k: v for k, v in where.items() if getattr(violation, k) is None}
-    return replace(violation, **fields) if fields else violation
-
-
-Claims = list[tuple[int | None, int | None]]
-"""The leader and winner each recorded trick states (None where it states nothing)."""
-
-
-def check_leader(claims: Claims, number: int, leader: int, rule: str, path: str) -> list[Violation]:
-    """PLAY-LEADER-MISMATCH when trick `number` states a leader the rules do not give."""
-    stated = claims[number - 1][0] if number <= len(claims) else None
-    if stated is None or stated == leader:
-        return []
-    return [
-        Violation(
-            "PLAY-LEADER-MISMATCH",
-            rule,
-            f"the record says seat {stated} led trick {number}, but by the rules seat {leader} leads it",
-            seat=stated,
-            trick=number,
-            path=path,
-            expected=f"seat {leader}",
-        )
-    ]
-
-
-def check_winner(
-    claims: Claims, number: int, trick: PlayedTrick, deck: Deck, rule: str, path: str
-) -> list[Violation]:
-    """PLAY-WINNER-MISMATCH when trick `number` states a winner the rules do not give."""
-    stated = claims[number - 1][1] if number <= len(claims) else None
-    if stated is None or stated == trick.winner:
-        return []
-    card = deck.codes[trick.cards[trick.seats.index(trick.winner)]] if trick.winner in trick.seats else "?"
-    return [
-        Violation(
-            "PLAY-WINNER-MISMATCH",
-            rule,
-            f"the record says seat {stated} won trick {number}, but seat {trick.winner} wins it with {card}",
-            trick=number,
-            path=path,
-            expected=f"seat {trick.winner}",
-        )
-    ]
-
-
 def add_card(tricks: list[Any], code: str, trick_open: bool) -> list[Any]:
     """Tricks as written (JSON form) with one more card: in the trick in progress, or opening the next."""
     if not trick_open or not tricks:
@@ -658,92 +414,3 @@ def add_card(tricks: list[Any], code: str, trick_open: bool) -> list[Any]:
     else:
         last = f"{last} {code}"
     return [*tricks[:-1], last]
-
-
-def where_is(card: int, hands: Sequence[int], played_in: dict[int, int]) -> str:
-    """Where a card that a player did not hold really is: played earlier, or in another hand."""
-    if card in played_in:
-        return f"it was already played in trick {played_in[card]}"
-    holders = [seat for seat, hand in enumerate(hands) if hand >> card & 1]
-    return f"seat {holders[0]} holds it" if holders else "it is not in his hand"
-
-
-def not_held(deck: Deck, seat: int, card: int, why: str, rule: str) -> Violation:
-    """PLAY-NOT-HELD: a seat played a card it did not hold at that moment."""
-    return Violation("PLAY-NOT-HELD", rule, f"seat {seat} played {deck.codes[card]}, but {why}")
-
-
-def incomplete(what: str, rule: str) -> Violation:
-    """DEAL-INCOMPLETE: the record stops before the deal's end without saying it was abandoned."""
-    return Violation(
-        "DEAL-INCOMPLETE",
-        rule,
-        f'the deal is not complete: {what}; mark it "status": "abandoned" if play stopped there',
-    )
-
-
-def card_list(deck: Deck, text: str, path: str, what: str) -> tuple[list[int], list[Violation]]:
-    """Ids of a card group; every unknown code is reported with its place in the group."""
-    try:
-        return [deck.index[code] for code in text.split()], []
-    except KeyError:
-        pass
-    ids: list[int] = []
-    problems: list[Violation] = []
-    for position, code in enumerate(text.split(), start=1):
-        found = deck.index.get(code)
-        if found is None:
-            problems.append(unknown_card(deck, code, path, f"card {position} of {what}"))
-        else:
-            ids.append(found)
-    return ids, problems
-
-
-def unknown_card(deck: Deck, code: str, path: str, where: str, **place: Any) -> Violation:
-    """The CARD-UNKNOWN violation for a code that is not in the deck."""
-    sample = ", ".join(deck.codes[i] for i in (0, len(deck) // 2, len(deck) - 1))
-    return Violation(
-        code="CARD-UNKNOWN",
-        rule="format.cards",
-        message=f"{code!r} ({where}) is not a card of {deck.name}; cards are written like {sample}",
-        path=path,
-        **place,
-    )
-
-
-def deck_integrity(deck: Deck, groups: Sequence[tuple[str, list[int]]], rule: str) -> list[Violation]:
-    """Each card of the deck exactly once across the named groups (hands, dog, kitty...)."""
-    dealt = [card for _name, ids in groups for card in ids]
-    if len(dealt) == len(deck) and len(set(dealt)) == len(deck):
-        return []  # the common case, settled without looking card by card
-    problems: list[Violation] = []
-    seen: dict[int, str] = {}
-    for name, ids in groups:
-        for card in ids:
-            if card in seen:
-                problems.append(
-                    Violation(
-                        "DEAL-DUPLICATE-CARD",
-                        rule,
-                        f"{deck.codes[card]} is dealt twice: in {seen[card]} and in {name}",
-                    )
-                )
-            else:
-                seen[card] = name
-    missing = [deck.codes[i] for i in range(len(deck)) if i not in seen]
-    if missing and not problems:
-        problems.append(
-            Violation(
-                "DEAL-MISSING-CARD",
-                rule,
-                f"{len(missing)} card(s) of the deck are dealt to nobody: {' '.join(missing)}",
-            )
-        )
-    return problems
-
-
-def size_check(name: str, ids: Sequence[int], expected: int, rule: str, code: str) -> list[Violation]:
-    """One violation if a hand, dog or kitty does not hold the expected number of cards."""
-    if len(ids) == expected:
-        return []
-    return [Violation(code, rule, f"{name} has {len(ids)} cards, not {expected}", expected=str(expected))]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from recordkit.rules.base import PlayedTrick
+from recordkit.rules.values import PlayedTrick
 
 
 @dataclass(frozen=True, slots=True)

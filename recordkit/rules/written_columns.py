@@ -21,9 +21,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from recordkit.model import POINTS_LIMIT
-from recordkit.rules.base import Table
 from recordkit.rules.columns import ColumnRows, Floats, Ints
 from recordkit.rules.fastread import notes_ok
+from recordkit.rules.values import Table
 
 Rows = tuple[list[str], list[int | None] | None]
 """Calls rows of one kind: their values, and the number the record states for each (the seat of

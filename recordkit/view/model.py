@@ -16,7 +16,8 @@ from recordkit.cards import Deck
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import DealReplay, steps
 from recordkit.games import RULESETS
-from recordkit.rules.base import DealSummary, Ruleset, Table
+from recordkit.rules.base import Ruleset
+from recordkit.rules.values import DealSummary, Table
 from recordkit.validate import RecordReport
 from recordkit.view.cards import faces
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from recordkit.rules.base import DealSummary
+from recordkit.rules.values import DealSummary
 
 TEMPLATE = "page.html"
 """The page's HTML, CSS and script (`recordkit/view/page.html`), with `/*MODEL*/` where the model goes."""

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action
 from recordkit.rules.charlemagne.bids import FORCED_LEVEL, LADDERS, Bid
 from recordkit.rules.charlemagne.cards import PLAYERS
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
 from recordkit.rules.charlemagne.steps import enter_next
+from recordkit.rules.values import Action
 
 
 def take_bid(state: CharlemagneState, action: Action) -> list[Violation]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action
 from recordkit.rules.charlemagne.cards import TRICKS
 from recordkit.rules.charlemagne.play import legal_mask, winning_index
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.values import Action
 
 SEARCH_BUDGET = 40_000
 """Positions searched at most to check one claim; a claim that needs more is taken as agreed."""

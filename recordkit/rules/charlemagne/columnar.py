@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from recordkit.rules.base import Table
 from recordkit.rules.charlemagne.cards import HAND_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
 from recordkit.rules.charlemagne.columnar_play import play_tricks
 from recordkit.rules.charlemagne.columnar_rules import (
@@ -62,6 +61,7 @@ from recordkit.rules.columns import (
     totals_ok,
     written_scores,
 )
+from recordkit.rules.values import Table
 from recordkit.rules.written_columns import (
     CallsOf,
     Rows,

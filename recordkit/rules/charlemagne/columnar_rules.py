@@ -16,7 +16,6 @@ import numpy as np
 import orjson
 from pydantic import ValidationError
 
-from recordkit.rules.base import Table
 from recordkit.rules.charlemagne import scoring
 from recordkit.rules.charlemagne.auction import forced_applies
 from recordkit.rules.charlemagne.bids import FORCED_LEVEL, LADDERS, Bid
@@ -24,6 +23,7 @@ from recordkit.rules.charlemagne.cards import DECKS, JOKER_SUIT, KITTY_SIZE, PLA
 from recordkit.rules.charlemagne.options import CharlemagneOptions
 from recordkit.rules.charlemagne.state import CharlemagneState
 from recordkit.rules.columns import Bools, Ints
+from recordkit.rules.values import Table
 
 KINDS = ("bid", "partner_card", "discard", "trump", "defence", "defender_card", "defender_discard", "knock")
 """The kinds of calls rows the check reads (a claim, or any other, is left to the record path)."""

@@ -7,9 +7,9 @@ the opponent on the bidder's left first, then the other (option maine_lone_defen
 from __future__ import annotations
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action
 from recordkit.rules.charlemagne.state import CharlemagneState
 from recordkit.rules.charlemagne.steps import enter_next
+from recordkit.rules.values import Action
 
 
 def defenders(state: CharlemagneState) -> tuple[int, int]:

@@ -7,10 +7,10 @@ functions serve the Maine lone defender (`charlemagne.defence.exchange`).
 from __future__ import annotations
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action
 from recordkit.rules.charlemagne.cards import DECKS, SUIT_NAMES, bit
 from recordkit.rules.charlemagne.state import DEFENCE, DEFENDER_DISCARD, PARTNER_CARD, CharlemagneState
 from recordkit.rules.charlemagne.steps import enter_next
+from recordkit.rules.values import Action
 
 EXCHANGE_RULES = {
     "kitty": "charlemagne.exchange.kitty",

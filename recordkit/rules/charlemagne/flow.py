@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action
 from recordkit.rules.charlemagne import auction, claim, defence, exchange, play
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import PLAYERS, TRICKS
@@ -24,6 +23,7 @@ from recordkit.rules.charlemagne.state import (
     Phase,
 )
 from recordkit.rules.charlemagne.steps import enter_next, gros_charlemagne_choice
+from recordkit.rules.values import Action
 
 Handler = Callable[[CharlemagneState, Action], list[Violation]]
 HANDLERS: dict[str, Handler] = {

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from recordkit.cards import ids_of
-from recordkit.rules.base import HAND_CHECKS, Completion, Table, card_list, missing_hands
+from recordkit.rules.base import HAND_CHECKS, missing_hands
 from recordkit.rules.charlemagne.cards import DECKS, HAND_SIZE, KITTY_SIZE, PLAYERS, TRICKS, bit, popcount
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.values import Completion, Table
+from recordkit.rules.violations import card_list
 
 DEALT_CHECKS = (
     *HAND_CHECKS,

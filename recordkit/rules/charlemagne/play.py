@@ -11,8 +11,6 @@ from collections.abc import Sequence
 
 from recordkit.cards import Deck
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner
-from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.charlemagne.cards import (
     DECKS,
     JOKER_SUIT,
@@ -22,6 +20,9 @@ from recordkit.rules.charlemagne.cards import (
     Context,
 )
 from recordkit.rules.charlemagne.state import DONE, CharlemagneState
+from recordkit.rules.values import Action, PlayedTrick
+from recordkit.rules.violations import at, check_leader, check_winner
+from recordkit.rules.violations import not_held as base_not_held
 
 
 def legal_mask(ctx: Context, hand: int, trick: Sequence[int]) -> int:

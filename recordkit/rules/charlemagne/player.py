@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 
 from recordkit.cards import ids_of
-from recordkit.rules.base import Action
 from recordkit.rules.cardplay import Sense, follow, lead
 from recordkit.rules.charlemagne import play
 from recordkit.rules.charlemagne.bids import LADDERS
 from recordkit.rules.charlemagne.cards import ACE, KING, TRICKS, TRUMP_BASE, Context, context
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.values import Action
 
 PARTNER_TRICKS = 1.4
 """The tricks a bidder counts on from his partner."""

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table, Turn
 from recordkit.rules.charlemagne import flow, scoring
 from recordkit.rules.charlemagne.bids import CALL_ALIASES, DEFENCE_CALLS, INDEX, normal_call
 from recordkit.rules.charlemagne.cards import (
@@ -28,6 +27,7 @@ from recordkit.rules.charlemagne.cards import (
 )
 from recordkit.rules.charlemagne.play import legal_mask, settle_trick, take_knock
 from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, trick_seats
+from recordkit.rules.values import Action, PlayedTrick, QuickDeal, Table, Turn
 
 CARD_IDS: dict[str, fastread.CardIds] = {
     variant: {code: card for card, code in enumerate(deck.codes)} for variant, deck in DECKS.items()

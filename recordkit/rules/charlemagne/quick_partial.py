@@ -19,7 +19,6 @@ from operator import itemgetter
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, PlayedTrick, QuickDeal, Seated, Table, write_groups
 from recordkit.rules.charlemagne import flow, partial, quick
 from recordkit.rules.charlemagne.auction import end_auction, winning_call
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, TRICKS
@@ -27,6 +26,7 @@ from recordkit.rules.charlemagne.play import settle_trick, winning_index
 from recordkit.rules.charlemagne.quick import CARD_IDS, DEAL_KEYS, FULL_DECK, TurnOf, before_play_actions
 from recordkit.rules.charlemagne.record import CharlemagneDeal
 from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, sits_out, trick_seats
+from recordkit.rules.values import Action, Completion, PlayedTrick, QuickDeal, Seated, Table, write_groups
 
 STR = {str}
 RESULT_KEYS = frozenset({"scores", "tricks"})

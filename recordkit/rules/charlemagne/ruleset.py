@@ -14,22 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
 from recordkit.model import trick_claims
-from recordkit.rules.base import (
-    Action,
-    Completion,
-    DealSummary,
-    QuickDeal,
-    Ruleset,
-    Seated,
-    Table,
-    Turn,
-    at,
-    card_list,
-    dealt_hands,
-    deck_integrity,
-    incomplete,
-    size_check,
-)
+from recordkit.rules.base import Ruleset, dealt_hands
 from recordkit.rules.charlemagne import (
     claim,
     defence,
@@ -62,6 +47,8 @@ from recordkit.rules.charlemagne.state import (
     CharlemagneState,
     Phase,
 )
+from recordkit.rules.values import Action, Completion, DealSummary, QuickDeal, Seated, Table, Turn
+from recordkit.rules.violations import at, card_list, deck_integrity, incomplete, size_check
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows

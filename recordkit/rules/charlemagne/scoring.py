@@ -8,10 +8,10 @@ Charlemagne, made by the bidding side or defeated to the opponents' benefit.
 
 from __future__ import annotations
 
-from recordkit.rules.base import Table
 from recordkit.rules.charlemagne.bids import Bid
 from recordkit.rules.charlemagne.cards import PLAYERS
 from recordkit.rules.charlemagne.state import CharlemagneState
+from recordkit.rules.values import Table
 
 STANDARD_TARGET = 32
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Table
 from recordkit.rules.charlemagne.bids import FORCED_LEVEL, INDEX, LADDERS, PASS, Bid
 from recordkit.rules.charlemagne.cards import PLAYERS, TRICKS
 from recordkit.rules.charlemagne.record import CharlemagneDeal, CharlemagneResult
 from recordkit.rules.charlemagne.scoring import scores_of, side_tricks
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.values import Table
 
 FACTS_RULE = "charlemagne.sheet.facts"
 MATCH_RULE = "charlemagne.sheet.match"

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
 
-from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.charlemagne.bids import LADDERS, Bid
 from recordkit.rules.charlemagne.cards import PLAYERS, TRICKS, Context, context
+from recordkit.rules.values import PlayedTrick, Table
 
 
 class Phase(IntEnum):

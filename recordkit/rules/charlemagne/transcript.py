@@ -14,12 +14,14 @@ from dataclasses import replace
 from recordkit.cards import Deck, ascii_upper
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_codes
-from recordkit.rules.base import Action, Table, add_card, card_list, dealt_hands, unknown_card
+from recordkit.rules.base import add_card, dealt_hands
 from recordkit.rules.charlemagne.auction import winning_call
 from recordkit.rules.charlemagne.bids import DEFENCE_CALLS, INDEX, LADDERS
 from recordkit.rules.charlemagne.cards import DECKS, PLAYERS, SUIT_LETTERS
 from recordkit.rules.charlemagne.record import SUIT_ALIASES, CharlemagneDeal, Claim, Knock
 from recordkit.rules.charlemagne.state import CharlemagneState, Phase
+from recordkit.rules.values import Action, Table
+from recordkit.rules.violations import card_list, unknown_card
 
 Rehearsal = Callable[[CharlemagneDeal, list[Action]], tuple[int | None, list[Violation]]]
 """Replays a deal's actions up to the first card: how many players are in the play, and what those

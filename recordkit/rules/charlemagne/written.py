@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from recordkit.rules.base import Table, scores_as_written
+from recordkit.rules.base import scores_as_written
 from recordkit.rules.charlemagne.state import CharlemagneState
+from recordkit.rules.values import Table
 
 KNOCK_KEYS = frozenset({"seat", "trick", "after"})
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action
 from recordkit.rules.french_tarot.cards import (
     BOUTS,
     DECK,
@@ -20,6 +19,7 @@ from recordkit.rules.french_tarot.cards import (
 from recordkit.rules.french_tarot.scoring import POIGNEE_LEVELS, POIGNEE_THRESHOLDS
 from recordkit.rules.french_tarot.state import Poignee as ShownPoignee
 from recordkit.rules.french_tarot.state import TarotState
+from recordkit.rules.values import Action
 
 MISERE_SPOILERS = {"trumps": TRUMPS | EXCUSE_BIT, "honours": HONOURS | BOUTS}
 """The cards that make a misère false, by kind (tarot.misere.trumps, tarot.misere.honours)."""

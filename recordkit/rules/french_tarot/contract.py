@@ -6,7 +6,6 @@ Rules `tarot.auction.*`, `tarot.call.*`, `tarot.dog.*` and `tarot.discard.*` of 
 from __future__ import annotations
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action
 from recordkit.rules.french_tarot.cards import (
     BOUTS,
     DECK,
@@ -24,6 +23,7 @@ from recordkit.rules.french_tarot.cards import (
 from recordkit.rules.french_tarot.record import BIDS
 from recordkit.rules.french_tarot.scoring import GARDE
 from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.values import Action
 
 RANK_NAMES = {14: "King", 13: "Queen", 12: "Knight", 11: "Jack"}
 RESTRICTED = BOUTS | KINGS | TRUMPS

@@ -20,7 +20,7 @@ hand are listed as not run.
 from __future__ import annotations
 
 from recordkit.cards import ids_of
-from recordkit.rules.base import Completion, Table, missing_hands
+from recordkit.rules.base import missing_hands
 from recordkit.rules.french_tarot.announcements import MISERE_SPOILERS
 from recordkit.rules.french_tarot.cards import (
     DECK,
@@ -37,6 +37,7 @@ from recordkit.rules.french_tarot.contract import needed_honours
 from recordkit.rules.french_tarot.record import BIDS, Misere, Poignee, TarotDeal
 from recordkit.rules.french_tarot.scoring import GARDE
 from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.values import Completion, Table
 
 CHECK_NAMES = {
     "TAROT-PETIT-SEC": "the Petit sec",

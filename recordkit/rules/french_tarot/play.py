@@ -9,8 +9,6 @@ from collections.abc import Sequence
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner, where_is
-from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.french_tarot.cards import (
     BITS,
     DECK,
@@ -27,6 +25,9 @@ from recordkit.rules.french_tarot.cards import (
 )
 from recordkit.rules.french_tarot.scoring import excuse_wins
 from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.values import Action, PlayedTrick
+from recordkit.rules.violations import at, check_leader, check_winner, where_is
+from recordkit.rules.violations import not_held as base_not_held
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "trumps", "the Excuse")
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 
 from recordkit.cards import ids_of
-from recordkit.rules.base import Action
 from recordkit.rules.cardplay import Sense, follow, lead
 from recordkit.rules.french_tarot import play
 from recordkit.rules.french_tarot.cards import (
@@ -28,6 +27,7 @@ from recordkit.rules.french_tarot.cards import (
     rank_of,
 )
 from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.values import Action
 
 THRESHOLDS = {3: (42, 52, 63, 73), 4: (40, 46, 58, 68), 5: (29, 37, 48, 57)}
 """The hand count each bid needs (petite, garde, garde sans, garde contre), by number of players."""

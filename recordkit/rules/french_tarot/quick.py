@@ -16,7 +16,6 @@ from typing import Any
 
 from recordkit.diagnostics import Violation
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
 from recordkit.rules.french_tarot import announcements, contract
 from recordkit.rules.french_tarot.cards import (
     DECK,
@@ -38,6 +37,7 @@ from recordkit.rules.french_tarot.scoring import (
     settle,
 )
 from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.values import Action, PlayedTrick, QuickDeal, Table
 
 CARD_IDS = {code: card for card, code in enumerate(DECK.codes)}
 CARD_BITS = fastread.card_bits(CARD_IDS)

@@ -24,7 +24,6 @@ from operator import itemgetter
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, Deferred, QuickDeal, Table, write_groups
 from recordkit.rules.french_tarot import announcements, contract, partial, quick
 from recordkit.rules.french_tarot.cards import BITS, DECK, FULL_DECK, HAND_SIZES
 from recordkit.rules.french_tarot.play import winning_index
@@ -36,6 +35,7 @@ from recordkit.rules.french_tarot.quick import (
 )
 from recordkit.rules.french_tarot.record import Announcement, Misere, TarotDeal
 from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.values import Action, Completion, Deferred, QuickDeal, Table, write_groups
 
 EIGHTS = range((len(DECK) + 7) // 8)
 TEXTS = fastread.byte_texts(DECK.codes)

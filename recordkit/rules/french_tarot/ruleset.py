@@ -13,25 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from recordkit.cards import TAROT_TRUMP_SUIT, ids_of
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_claims, trick_codes
-from recordkit.rules.base import (
-    Action,
-    Completion,
-    DealSummary,
-    PlayedTrick,
-    QuickDeal,
-    Ruleset,
-    Table,
-    Turn,
-    add_card,
-    at,
-    card_list,
-    dealt_hands,
-    deck_integrity,
-    incomplete,
-    scores_as_written,
-    size_check,
-    unknown_card,
-)
+from recordkit.rules.base import Ruleset, add_card, dealt_hands, scores_as_written
 from recordkit.rules.french_tarot import (
     announcements,
     contract,
@@ -71,6 +53,8 @@ from recordkit.rules.french_tarot.scoring import (
 )
 from recordkit.rules.french_tarot.scoring import working as scoring_working
 from recordkit.rules.french_tarot.state import PHASE_OF_KIND, Phase, TarotState
+from recordkit.rules.values import Action, Completion, DealSummary, PlayedTrick, QuickDeal, Table, Turn
+from recordkit.rules.violations import at, card_list, deck_integrity, incomplete, size_check, unknown_card
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from functools import reduce
 from operator import attrgetter, or_
 
-from recordkit.rules.base import PlayedTrick
 from recordkit.rules.french_tarot.cards import (
     BITS,
     BOUTS,
@@ -22,6 +21,7 @@ from recordkit.rules.french_tarot.cards import (
 from recordkit.rules.french_tarot.facts import ContractFacts
 from recordkit.rules.french_tarot.record import COEFFICIENTS
 from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.values import PlayedTrick
 
 POIGNEE_BONUS = {"simple": 20, "double": 30, "triple": 40}
 POIGNEE_THRESHOLDS = {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import copy
 
-from recordkit.rules.base import PlayedTrick
 from recordkit.rules.french_tarot.cards import EXCUSE, HALF_POINTS, half_points
 from recordkit.rules.french_tarot.scoring import as_points, owners
 from recordkit.rules.french_tarot.state import TarotState
+from recordkit.rules.values import PlayedTrick
 
 
 def trick_shares(state: TarotState, number: int) -> list[int | float]:

@@ -16,7 +16,6 @@ from typing import Any
 
 from recordkit.derive import NOT_CHECKED, PARTIAL_RULE
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Table
 from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.contract import is_honour
 from recordkit.rules.french_tarot.facts import SLAM_OUTCOMES, ContractFacts
@@ -34,6 +33,7 @@ from recordkit.rules.french_tarot.scoring import (
     points_match,
 )
 from recordkit.rules.french_tarot.state import Phase, TarotState
+from recordkit.rules.values import Table
 
 FACT_RULE = "tarot.sheet.facts"
 MATCH_RULE = "tarot.sheet.match"

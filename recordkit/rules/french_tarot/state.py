@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.french_tarot.facts import ContractFacts
+from recordkit.rules.values import PlayedTrick, Table
 
 
 class Phase(IntEnum):

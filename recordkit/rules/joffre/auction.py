@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action
 from recordkit.rules.joffre.record import PASS, bid_name, bid_number, is_no_trump
 from recordkit.rules.joffre.state import JoffreState, Phase
+from recordkit.rules.values import Action
 
 POINTS_ABOVE_TRICKS = 4
 """In points, the most a side can take is every trick but the Kaiser's, plus the Joffre: tricks + 4."""

@@ -8,9 +8,11 @@ from typing import Any
 
 from recordkit.diagnostics import Violation
 from recordkit.model import trick_codes
-from recordkit.rules.base import Action, Table, at, dealt_hands, deck_integrity, size_check, unknown_card
+from recordkit.rules.base import dealt_hands
 from recordkit.rules.joffre.cards import FULL_DECK, cards_for
 from recordkit.rules.joffre.record import JoffreDeal, bid_value
+from recordkit.rules.values import Action, Table
+from recordkit.rules.violations import at, deck_integrity, size_check, unknown_card
 
 
 def unknown(table: Table, code: str, path: str, where: str, **place: Any) -> Violation:

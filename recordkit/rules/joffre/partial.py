@@ -9,8 +9,9 @@ nobody cannot be checked; the hands that are written still are.
 
 from __future__ import annotations
 
-from recordkit.rules.base import Completion, Table, complete_hands
+from recordkit.rules.base import complete_hands
 from recordkit.rules.joffre.record import JoffreDeal
+from recordkit.rules.values import Completion, Table
 
 CHECK_NAMES = {
     "DEAL-HAND-SIZE": "the size of the hand",

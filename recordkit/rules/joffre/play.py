@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, PlayedTrick, at, where_is
-from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.joffre.cards import NO_TRUMP, JoffreCards, nation_name
 from recordkit.rules.joffre.record import is_no_trump
 from recordkit.rules.joffre.state import JoffreState, Phase
+from recordkit.rules.values import Action, PlayedTrick
+from recordkit.rules.violations import at, where_is
+from recordkit.rules.violations import not_held as base_not_held
 
 TRUMP_LETTERS = ("E", "F", "R", "G")
 

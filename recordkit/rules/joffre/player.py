@@ -10,12 +10,12 @@ import random
 from functools import cache
 
 from recordkit.cards import ids_of
-from recordkit.rules.base import Action
 from recordkit.rules.cardplay import Sense, follow, lead
 from recordkit.rules.joffre import play
 from recordkit.rules.joffre.cards import NO_TRUMP, JoffreCards, cards_for
 from recordkit.rules.joffre.record import bid_number, is_no_trump
 from recordkit.rules.joffre.state import JoffreState, Phase
+from recordkit.rules.values import Action
 
 THREE_PLAYER_DECK = 30
 PARTNER_TRICKS = 1.5

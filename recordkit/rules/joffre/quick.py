@@ -14,13 +14,13 @@ from functools import cache
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
 from recordkit.rules.joffre.auction import speaker, take_bid
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.play import legal_mask, set_trump, settle_trick
 from recordkit.rules.joffre.record import CALL_ALIASES, MAX_NUMBER, PASS, bid_name, bid_value
 from recordkit.rules.joffre.scoring import deal_scores
 from recordkit.rules.joffre.state import JoffreState, Phase
+from recordkit.rules.values import Action, PlayedTrick, QuickDeal, Table
 
 DEAL_KEYS = frozenset(
     {"dealer", "hands", "auction", "trump", "tricks", "status", "result", "totals", "comment", "time"}

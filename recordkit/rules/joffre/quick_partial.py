@@ -18,12 +18,12 @@ from typing import Any
 
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, Completion, Seated, Table
 from recordkit.rules.joffre.auction import take_bid
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for
 from recordkit.rules.joffre.play import set_trump, winning_index
 from recordkit.rules.joffre.quick import CALLS, DEAL_KEYS, TRUMPS, card_bits, card_ids, play_orders
 from recordkit.rules.joffre.state import JoffreState, Phase
+from recordkit.rules.values import Action, Completion, Seated, Table
 
 BITS = [1 << card for card in range(36)]
 """Each card id's bit (the 32 cards of four players, the 30 of three)."""

@@ -13,21 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_claims
-from recordkit.rules.base import (
-    Action,
-    Completion,
-    DealSummary,
-    PlayedTrick,
-    QuickDeal,
-    Ruleset,
-    Seated,
-    Table,
-    Turn,
-    add_card,
-    dealt_hands,
-    incomplete,
-    scores_as_written,
-)
+from recordkit.rules.base import Ruleset, add_card, dealt_hands, scores_as_written
 from recordkit.rules.joffre import auction, ending, partial, play, quick, quick_partial, sheet
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
 from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids, totals_before
@@ -36,6 +22,17 @@ from recordkit.rules.joffre.record import JoffreDeal, JoffreRecord, JoffreResult
 from recordkit.rules.joffre.scoring import count, deal_scores, facts_of
 from recordkit.rules.joffre.scoring import working as scoring_working
 from recordkit.rules.joffre.state import JoffreState, Phase
+from recordkit.rules.values import (
+    Action,
+    Completion,
+    DealSummary,
+    PlayedTrick,
+    QuickDeal,
+    Seated,
+    Table,
+    Turn,
+)
+from recordkit.rules.violations import incomplete
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows

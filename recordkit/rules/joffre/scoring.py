@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recordkit.rules.base import PlayedTrick
 from recordkit.rules.joffre.cards import JOFFRE_BONUS, KAISER_MALUS, JoffreCards
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import PASS, bid_number, is_no_trump
 from recordkit.rules.joffre.state import JoffreState, side_of
+from recordkit.rules.values import PlayedTrick
 
 CAPTURE_PENALTY = 5
 CAP_THRESHOLD = 47

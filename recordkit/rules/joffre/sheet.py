@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Table
 from recordkit.rules.joffre.deal import check_line, totals_before
 from recordkit.rules.joffre.options import JoffreOptions
 from recordkit.rules.joffre.record import (
@@ -24,6 +23,7 @@ from recordkit.rules.joffre.record import (
 from recordkit.rules.joffre.scoring import DealFacts, facts_of, seat_scores
 from recordkit.rules.joffre.sheet_facts import SheetReader, not_a_bid, tricks_words, trump_check, wrong_count
 from recordkit.rules.joffre.state import JoffreState
+from recordkit.rules.values import Table
 
 REPLAY_RULE = "joffre.sheet.replay"
 

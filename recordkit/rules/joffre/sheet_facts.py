@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 
 from recordkit.derive import NOT_CHECKED, PARTIAL_RULE
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Table
 from recordkit.rules.joffre.auction import max_bid
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions
@@ -24,6 +23,7 @@ from recordkit.rules.joffre.record import (
 )
 from recordkit.rules.joffre.scoring import DealFacts
 from recordkit.rules.joffre.state import side_of
+from recordkit.rules.values import Table
 
 FACTS_RULE = "joffre.sheet.facts"
 FACT_NAMES = {

@@ -12,11 +12,12 @@ import random
 from collections.abc import Sequence
 
 from recordkit.model import Call
-from recordkit.rules.base import Action, Table, dealt_hands
+from recordkit.rules.base import dealt_hands
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN, choosing_card
 from recordkit.rules.karnoffel.record import SUIT_LETTERS, KarnoffelDeal
 from recordkit.rules.karnoffel.state import WINDOWS, Said
+from recordkit.rules.values import Action, Table
 
 HAND = 5
 

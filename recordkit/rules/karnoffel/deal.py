@@ -12,10 +12,12 @@ from itertools import islice
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
 from recordkit.model import trick_claims
-from recordkit.rules.base import Table, at, card_list, dealt_hands, deck_integrity
+from recordkit.rules.base import dealt_hands
 from recordkit.rules.karnoffel.cards import DEVIL, SUIT_NAMES, Cards, cards_of, side_of
 from recordkit.rules.karnoffel.record import KarnoffelDeal
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState
+from recordkit.rules.values import Table
+from recordkit.rules.violations import at, card_list, deck_integrity
 
 FACE_DOWN = {1: 0, 2: 2, 3: 4, 4: 4}
 SIZES_ONLY = frozenset({"DEAL-HAND-SIZE"})

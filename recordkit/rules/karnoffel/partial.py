@@ -18,7 +18,7 @@ from typing import Any
 
 from recordkit.derive import run
 from recordkit.diagnostics import Severity
-from recordkit.rules.base import Completion, Ruleset, Table, missing_hands
+from recordkit.rules.base import Ruleset, missing_hands
 from recordkit.rules.karnoffel.cards import SUIT_NAMES, Cards, cards_of, side_of
 from recordkit.rules.karnoffel.deal import (
     FACE_DOWN,
@@ -32,6 +32,7 @@ from recordkit.rules.karnoffel.deal import (
 from recordkit.rules.karnoffel.record import SUIT_LETTERS, KarnoffelDeal
 from recordkit.rules.karnoffel.scoring import scores_of
 from recordkit.rules.karnoffel.state import KarnoffelState
+from recordkit.rules.values import Completion, Table
 
 UNPLAYED = "the deal ended before every card was played, so some face-down cards are not known"
 NOTHING_PLAYED = "no card was played, so the face-down cards are not known"

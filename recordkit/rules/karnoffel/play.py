@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, PlayedTrick, at, check_leader, check_winner, where_is
-from recordkit.rules.base import not_held as base_not_held
 from recordkit.rules.karnoffel.cards import SUIT_NAMES, side_of
 from recordkit.rules.karnoffel.powers import winning_index
 from recordkit.rules.karnoffel.state import TRICKS, TRICKS_TO_WIN, KarnoffelState, Phase
+from recordkit.rules.values import Action, PlayedTrick
+from recordkit.rules.violations import at, check_leader, check_winner, where_is
+from recordkit.rules.violations import not_held as base_not_held
 
 NO_SUIT = -1
 """Stands for the chosen suit when the record never completed round 1 (already reported)."""

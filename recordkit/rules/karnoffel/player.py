@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 
 from recordkit.cards import ids_of
-from recordkit.rules.base import Action
 from recordkit.rules.cardplay import Sense, follow
 from recordkit.rules.karnoffel.cards import DEVIL, KAISER, KARNOFFEL, KING, POPE, QUEEN, side_of
 from recordkit.rules.karnoffel.powers import order, winning_index
 from recordkit.rules.karnoffel.state import KarnoffelState, Phase
+from recordkit.rules.values import Action
 
 NO_SUIT = -1
 POWER = {KARNOFFEL: 3.0, POPE: 2.4, KAISER: 2.0, DEVIL: 1.4, 3: 1.0, 4: 0.8, 5: 0.6}

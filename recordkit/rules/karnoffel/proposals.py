@@ -7,9 +7,10 @@ first; a raise is answered by the other side with accept, surrender or a counter
 from __future__ import annotations
 
 from recordkit.diagnostics import Violation
-from recordkit.rules.base import Action, at
 from recordkit.rules.karnoffel.cards import side_of
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase, Said
+from recordkit.rules.values import Action
+from recordkit.rules.violations import at
 
 WHEN = {1: "after the first two face-up cards", 2: "after round 2", 3: "after round 3"}
 

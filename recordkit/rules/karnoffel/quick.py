@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from recordkit.rules import fastread
-from recordkit.rules.base import Action, PlayedTrick, QuickDeal, Table
 from recordkit.rules.karnoffel import proposals
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import (
@@ -39,6 +38,7 @@ from recordkit.rules.karnoffel.proposals import reachable_side
 from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.scoring import deal_scores
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase, Said
+from recordkit.rules.values import Action, PlayedTrick, QuickDeal, Table
 
 CARD_IDS = {size: {code: card for card, code in enumerate(cards_of(size).deck.codes)} for size in (48, 52)}
 """Each deck's canonical codes and their ids (the 48-card deck has no aces)."""

@@ -26,7 +26,6 @@ from typing import Any
 from recordkit.cards import ids_of
 from recordkit.model import POINTS_LIMIT
 from recordkit.rules import fastread
-from recordkit.rules.base import Completion, Deferred, PlayedTrick, Table
 from recordkit.rules.karnoffel import quick
 from recordkit.rules.karnoffel.cards import cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN, owners
@@ -35,6 +34,7 @@ from recordkit.rules.karnoffel.play import end_trick
 from recordkit.rules.karnoffel.quick import CARD_IDS, DEAL_KEYS, SEAT_ORDERS
 from recordkit.rules.karnoffel.record import CALLS, SUIT_LETTERS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
+from recordkit.rules.values import Completion, Deferred, PlayedTrick, Table
 
 NOTES = ("comment", "time")
 INT = frozenset({int})

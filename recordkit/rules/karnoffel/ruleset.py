@@ -13,21 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
 from recordkit.model import trick_codes
-from recordkit.rules.base import (
-    Action,
-    Completion,
-    DealSummary,
-    QuickDeal,
-    Ruleset,
-    Table,
-    Turn,
-    add_card,
-    card_list,
-    dealt_hands,
-    incomplete,
-    scores_as_written,
-    unknown_card,
-)
+from recordkit.rules.base import Ruleset, add_card, dealt_hands, scores_as_written
 from recordkit.rules.karnoffel import build, partial, proposals, quick, quick_partial, sheet
 from recordkit.rules.karnoffel.cards import POWER_RANKS, cards_of, side_of
 from recordkit.rules.karnoffel.deal import (
@@ -43,6 +29,8 @@ from recordkit.rules.karnoffel.play import legal_plays, play_card
 from recordkit.rules.karnoffel.record import CALLS, KarnoffelDeal, KarnoffelRecord, KarnoffelResult
 from recordkit.rules.karnoffel.scoring import deal_scores, dealer_after, reached
 from recordkit.rules.karnoffel.state import TRICKS, WINDOWS, KarnoffelState, Phase, Said
+from recordkit.rules.values import Action, Completion, DealSummary, QuickDeal, Table, Turn
+from recordkit.rules.violations import card_list, incomplete, unknown_card
 
 if TYPE_CHECKING:
     from recordkit.rules.columns import Bools, ColumnRows

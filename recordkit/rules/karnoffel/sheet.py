@@ -16,7 +16,7 @@ from typing import Any
 
 from recordkit.derive import run
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Ruleset, Table
+from recordkit.rules.base import Ruleset
 from recordkit.rules.karnoffel import proposals
 from recordkit.rules.karnoffel.cards import side_of
 from recordkit.rules.karnoffel.deal import (
@@ -30,6 +30,7 @@ from recordkit.rules.karnoffel.deal import (
 from recordkit.rules.karnoffel.record import KarnoffelDeal, KarnoffelResult
 from recordkit.rules.karnoffel.scoring import scores_of
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState, Phase
+from recordkit.rules.values import Table
 
 FACTS = ("value", "winner", "surrender")
 """The facts of a Karnöffel score sheet besides the scores, in the order they are checked."""

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
 
-from recordkit.rules.base import PlayedTrick, Table
 from recordkit.rules.karnoffel.cards import Cards, side_of
 from recordkit.rules.karnoffel.options import KarnoffelOptions
+from recordkit.rules.values import PlayedTrick, Table
 
 WINDOWS = 3
 TRICKS = 5

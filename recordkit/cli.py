@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import sys
@@ -110,6 +111,17 @@ def validate(
     except _cluster_errors(scheduler) as error:
         err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
+
+
+def _collect_for_streams() -> None:
+    """Tune the process's garbage collector for streams of records: parsing them allocates
+    thousands of dicts and lists, none in a cycle, and at the default threshold (700) the
+    collector runs every few hundred of them and walks every object alive, the modules' too. What
+    is loaded at start-up is never garbage (frozen), and the youngest generation is collected
+    every 50,000 allocations: 14% of a 20,000-deal validation (farm-bench, 2026-12-04). Cycles
+    are still collected. Only the script's process: the library leaves the collector alone."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
 
 
 Validator = Callable[[list[str]], Iterator["RecordReport | Diagnostic"]]
@@ -809,6 +821,7 @@ def record(
 def main() -> None:
     """Entry point of the `recordkit` script; never shows a traceback for bad input."""
     _printable_anywhere()
+    _collect_for_streams()
     try:
         app()
     except KeyboardInterrupt:

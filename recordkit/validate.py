@@ -62,6 +62,10 @@ class RecordReport:
 BATCH_DEALS = 4096
 """The deals of a batch the columns check at once (`recordkit.batch`): enough that NumPy's cost
 per call vanishes behind the work per deal, few enough to keep memory flat."""
+WORKER_RECORDS = 256
+"""Records a `--jobs` worker validates at a time: a batch for the columns (32, `parallel`'s chunk,
+made batches of 320 deals whose fixed cost took a tenth of the time: 0.95 s against 0.84 s for
+20,000 deals on two processes, 2026-12-04)."""
 SMALL_BATCH = 64
 """A batch of fewer deals (a club's evening, a short file) goes straight to the record path:
 there the columns would cost more than they save, and validating a small file imports neither
@@ -98,7 +102,7 @@ def validate_items(
         return
     from recordkit.parallel import chunked, ordered_map  # multiprocessing, for `--jobs` only
 
-    for found in ordered_map(partial(findings_of, settings), chunked(items), jobs):
+    for found in ordered_map(partial(findings_of, settings), chunked(items, WORKER_RECORDS), jobs):
         yield from found
 
 

@@ -24,6 +24,9 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # time the recordkit of this checkout, not an installed one
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the tables run.py compares
+
+from run import GAMES as TABLES  # noqa: E402
 
 from recordkit.batch import canonical_options  # noqa: E402
 from recordkit.games import RULESETS  # noqa: E402
@@ -32,16 +35,6 @@ from recordkit.model import to_data  # noqa: E402
 from recordkit.quick import clean_deals, clean_header  # noqa: E402
 from recordkit.rules.written_columns import WrittenColumns  # noqa: E402
 
-TABLES = [
-    ("french-tarot", 4, {}),
-    ("french-tarot", 5, {}),
-    ("charlemagne", 4, {}),
-    ("charlemagne", 4, {"variant": "maine"}),
-    ("karnoffel", 4, {}),
-    ("karnoffel", 2, {}),
-    ("joffre", 4, {}),
-    ("joffre", 3, {}),
-]
 BATCH_DEALS = 4096
 
 

@@ -586,9 +586,11 @@ def _check_totals(
     index: int,
     players: int,
 ) -> list[int | float] | None:
-    """Running totals after a deal: the previous totals plus this deal's (written, else computed) scores."""
+    """Running totals after a deal: the previous totals plus this deal's (written, else computed)
+    scores; a deal thrown in or abandoned that the rules do not score counts nothing, so its
+    totals are the totals before it."""
     scores: list[int | float] | None = list(deal.result.scores) if deal.result is not None else replay.scores
-    if deal.status == "annulled" and scores is None:
+    if deal.status in ("annulled", "abandoned") and scores is None:
         scores = [0] * len(totals or [])
     expected = (
         [t + s for t, s in zip(totals, scores, strict=True)]

@@ -824,6 +824,16 @@ def test_claim_sure_is_accepted() -> None:
     assert codes(record(claimed_deal(0, 2, [0, 5, 0, 5]), **options)) == ["CHARLEMAGNE-CLAIM-WRONG"]
 
 
+def test_claim_after_a_card_not_held_is_not_searched() -> None:
+    """charlemagne.play.claim-sure: seat 0 plays HK, which seat 3 holds, in the sixth trick, and
+    keeps C8: the hands at the claim are not what the seats hold, so the claim of two (wrong with
+    the hands written) is not searched; the card not held is the deal's one problem."""
+    options = {"all_pass": "dealer_forced_5", "allow_early_claim": True}
+    deal = claimed_deal(0, 2, [0, 5, 0, 5])
+    deal["tricks"][-1] = {**deal["tricks"][-1], "cards": "CA CJ CK HK"}
+    assert codes(record(deal, **options)) == ["PLAY-NOT-HELD"]
+
+
 def test_claim_needs_the_option() -> None:
     """charlemagne.play.claim: without allow_early_claim every trick is played; the claim is reported."""
     assert codes(record(claimed_deal(0, 1, [0, 5, 0, 5]), all_pass="dealer_forced_5")) == [

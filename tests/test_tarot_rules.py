@@ -1176,3 +1176,33 @@ def test_running_totals() -> None:
     assert codes(record(4, first, second)) == []
     wrong = deal(passed, ALL_PASS, scores=[0, 0, 0, 0], with_tricks=False, totals=[-70, 210, -60, -70])
     assert codes(record(4, first, wrong)) == ["TOTAL-MISMATCH"]
+
+
+def test_running_totals_after_an_abandoned_deal() -> None:
+    """tarot.score.totals: an abandoned deal is not scored, so its totals are the totals before it;
+    +1000 on them is TOTAL-MISMATCH there, and the next deal is held to the totals the rules give
+    (issue 33, finding 5: an abandoned deal's totals were taken as written, unchecked)."""
+    passed = BASE4.dog_untouched()
+    first = deal(BASE4, GARDE_BY_SEAT_1, scores=BASE4_GARDE, totals=[-70, 210, -70, -70])
+    stopped = deal(
+        replace(passed, dealer=1),
+        ["pass", "pass"],
+        with_tricks=False,
+        status="abandoned",
+        totals=[-70, 210, -70, -70],
+    )
+    third = deal(
+        replace(passed, dealer=2),
+        ALL_PASS,
+        scores=[0, 0, 0, 0],
+        with_tricks=False,
+        totals=[-70, 210, -70, -70],
+    )
+    assert codes(record(4, first, stopped, third)) == []
+    bumped = [930, 210, -70, -70]
+    found = diagnostics_of(record(4, first, {**stopped, "totals": bumped}, {**third, "totals": bumped}))
+    assert [(d.code, d.rule, d.location.deal, d.expected) for d in found] == [
+        ("TOTAL-MISMATCH", "tarot.score.totals", 2, "-70 210 -70 -70")
+    ]
+    unwritten = {key: value for key, value in stopped.items() if key != "totals"}
+    assert codes(record(4, first, unwritten, {**third, "totals": bumped})) == ["TOTAL-MISMATCH"]

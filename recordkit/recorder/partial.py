@@ -86,13 +86,14 @@ def attempt(
     ):
         raise refusal(f"{text!r} cannot be written in the record at this point of the deal")
     new = actions[before:]
-    if ruleset.turn(judged.replay.state) is None:  # over: judged as played out, not abandoned
+    over = ruleset.turn(judged.replay.state) is None
+    if over:  # judged as played out, not abandoned
         judged = final(ruleset, table, live, [*live.actions, *new])[1]
     turn = ruleset.turn(live.state)
     if seat is not None and turn is not None and turn.seat != seat and any(a.kind == "play" for a in new):
         raise refusal(f"it is seat {turn.seat}'s turn to play, not seat {seat}'s")
     found = news(live.findings, judged.findings)
-    reported = now_checked(found, live.unchecked)
+    reported = now_checked(found, live.unchecked) if over else []
     refused = [d for d in found if d not in reported]
     return Attempt(judged, new, actors(judged.replay.state, new), refused, reported)
 
@@ -153,8 +154,11 @@ def news(before: list[Diagnostic], after: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def now_checked(found: list[Diagnostic], unchecked: Unchecked) -> list[Diagnostic]:
-    """The findings of checks that the deal so far could not run (they need whole hands, which the
-    action just made known): the full check at the end of the deal, reported and not refused."""
+    """The findings of checks that the deal so far could not run, for an action that ends the deal
+    (its hands, derived from the play, are whole now): the full check at the end of the deal,
+    reported and not refused. Before the end a check that can run has its facts, the action
+    among them (a King typed into the discard: `tarot.discard.king`), and what it finds is
+    refused, as the validator reports it on the record holding the action."""
     return [d for d in found if (d.code, None) in unchecked or (d.code, d.location.seat) in unchecked]
 
 

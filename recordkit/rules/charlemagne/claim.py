@@ -44,7 +44,7 @@ def take_claim(state: CharlemagneState, action: Action) -> list[Violation]:
                 path=action.path,
             )
         )
-    elif state.checked:
+    elif state.checked and _hands_held(state, remaining):
         problems += _check_guarantee(state, seat, count, remaining, action)
     ours = count if state.bidding_side(seat) else remaining - count
     state.claim = (seat, count)
@@ -77,6 +77,18 @@ def _claim_problem(
             f"seat {seat} claims {count} tricks, but only {remaining} remain to be played",
         )
     return None
+
+
+def _hands_held(state: CharlemagneState, remaining: int) -> bool:
+    """Whether each hand in the play holds one card for each trick still to play. If not, the
+    replay has lost track of a card before the claim (one played, passed or discarded that its
+    seat did not hold, a hand dealt short or long: each reported already), so the hands are not
+    the cards the seats hold and the claim's certainty, which needs them, is not searched. This
+    also keeps the search from running on every wrong reading of a deal that `recordkit.hints`
+    replays (issue 33)."""
+    return all(
+        state.hands[seat].bit_count() == remaining for seat in range(len(state.hands)) if state.active(seat)
+    )
 
 
 def _check_guarantee(

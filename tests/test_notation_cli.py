@@ -14,6 +14,7 @@ from recordkit.cli import app
 from recordkit.codec import load
 from recordkit.model import to_data
 from recordkit.notation import read_text, text_sources
+from recordkit.raw import RawRecord
 from recordkit.validate import Settings, validate_record
 from tests.budget import examples
 
@@ -75,7 +76,7 @@ def test_a_file_that_is_not_utf8_is_a_diagnostic(tmp_path: Path) -> None:
     path = tmp_path / "latin1.rkn"
     path.write_bytes('[Game "joffre"]\n[Players "Gérard" "B" "C" "D"]\n'.encode("latin-1"))
     result = runner.invoke(app, ["validate", str(path)])
-    assert result.exit_code == 1 and "NOTATION-SYNTAX" in result.output and "UTF-8" in result.output
+    assert result.exit_code == 2 and "RECORD-BAD-JSON" in result.output and "UTF-8" in result.output
 
 
 LINES = st.sampled_from(
@@ -114,4 +115,5 @@ def test_no_text_makes_a_traceback(lines: list[str]) -> None:
     text = "\n".join(lines)
     assert all(isinstance(r.line, int) for r in read_text(text))
     for raw in text_sources(text, None):
-        validate_record(raw, Settings(strict=True))
+        if isinstance(raw, RawRecord):
+            validate_record(raw, Settings(strict=True))

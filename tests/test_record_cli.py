@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+import io
 import os
+import random
 import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
 
 import recordkit
 from recordkit.codec import dumps
 from recordkit.diagnostics import Severity
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
+from recordkit.jsonread import MAX_RECORD_BYTES
+from recordkit.recorder import Recorder
+from recordkit.recorder.terminal import Session
+from tests.budget import examples
 from tests.recording import GAMES, actions_of, damaged_journal, players, scripted_game
 
 DEAL_WORDS = ("hand ", "dog ", "kitty ", "faceup ", "status ")
@@ -354,3 +364,81 @@ def test_the_prompt_reads_the_notations_tolerant_spellings_and_checks_what_it_is
     record = recordkit.load(out)
     assert record.meta["event"] == "Club night"
     assert record.deals[0].hands is not None and record.deals[0].hands[0] == "SQ H8 H10 HQ HK D7 DK CQ"
+
+
+def test_a_line_too_deep_or_too_long_is_refused_and_the_prompt_goes_on(tmp_path: Path) -> None:
+    """A JSON value nested about 980 levels after `=` is refused with RECORD-TOO-DEEP, as in a file;
+    a line over 8 MB is read on to its end in chunks and refused in plain words; a line that is not
+    UTF-8 too; and the prompt goes on to the next line (issue 33)."""
+    out = tmp_path / "game.json"
+    deep = "[" * 980 + "]" * 980
+    lines = [
+        "random 5",
+        f"trump = {deep}",
+        f"auction = {deep}",
+        f"[event = {deep}]",
+        "S" * (MAX_RECORD_BYTES + 10),
+    ]
+    command = record_command("joffre", 4, out, {}, "--deals", "1")
+    done = subprocess.run(
+        command,
+        input="".join(line + "\n" for line in [*lines, "?", "quit"]).encode() + b"\xff\n",
+        capture_output=True,
+        timeout=120,
+    )
+    said = done.stdout.decode()
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]
+    assert said.count("refused: RECORD-TOO-DEEP [format.limits]: lists and objects nest more than 32") == 3
+    assert "refused: the line takes more than 8 MB, the most recordkit reads as one record" in said
+    assert "legal: " in said and "saved" in said
+    unread = subprocess.run(command, input=b"\xff\xfe\n?\nquit\n", capture_output=True, timeout=120)
+    assert unread.returncode == 0 and "refused: the line is not UTF-8 text" in unread.stdout.decode()
+
+
+def test_surrender_as_the_prompt_lists_it(tmp_path: Path) -> None:
+    """Karnöffel's `surrender` is a keyword of the notation (the result's `surrender SEAT`) and a
+    call: what `?` lists is taken as typed (it was refused: `surrender takes one value`)."""
+    out = tmp_path / "game.json"
+    done = type_in(
+        record_command("karnoffel", 4, out, {}, "--deals", "1"), ["random 0", "raise", "?", "surrender"]
+    )
+    assert done.returncode == 0, done.stderr
+    assert "legal: accept, surrender, raise" in done.stdout and "refused" not in done.stdout
+    calls = [call for window in recordkit.load(out).deals[0].proposals for call in window]
+    assert [str(getattr(call, "call", call)) for call in calls][-1] == "surrender"
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 2**16))
+def test_whatever_the_prompt_lists_is_taken_as_typed(
+    table: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
+    """A game played at the prompt by typing, at each turn, one of the actions `?` lists exactly as
+    listed: each is recorded, none refused, in every game (issue 33, Karnöffel's `surrender`)."""
+    game, count, options = table
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as folder:
+        rec = Recorder(game, players(count), options)
+        shown = io.StringIO()
+        session = Session(rec, Path(folder) / "game.json", Console(file=shown, width=300))
+        for _ in range(3):
+            if rec.over:
+                break
+            session.deal(lambda: rec.deal_random(rng))
+            while rec.current is not None:
+                live = rec.current
+                steps, line = len(live.steps), rng.choice(rec.legal())
+                session.command(line)
+                assert len(live.steps) > steps, f"{line!r} was listed, then: {shown.getvalue()[-300:]}"
+
+
+def test_odd_values_at_the_prompt_are_refused_without_a_traceback(tmp_path: Path) -> None:
+    """What the fuzzing of the prompt found (tests/test_fuzz_notation.py): a face-up card that is
+    not one in a deal without its hands, a hand after `hands = []`, `announce = 5`: each refused
+    or taken in plain words, and the prompt goes on."""
+    lines = ["faceup D7X S2 S3 S4", "pass", "hands = []", "hand 0 S2 S3 S4 S5", "random 3", "announce = 5"]
+    done = type_in(record_command("karnoffel", 4, tmp_path / "game.json", {}), [*lines, "quit"])
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "the deal is refused: unknown card 'D7X'" in done.stdout
+    assert "deal 1, give hand 1, hand 2, hand 3 or the first call" in done.stdout
+    assert "refused: announcements is not typed at the prompt" in done.stdout

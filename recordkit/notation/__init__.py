@@ -7,23 +7,34 @@ each part was written; `write_text` gives a record's canonical text; `text_sourc
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, BinaryIO
 
 from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.notation.read import NORMALISED, TextRecord, read_text
+from recordkit.notation.read import NORMALISED, TextRecord, read_pieces, read_text
+from recordkit.notation.stream import Piece, byte_pieces, text_pieces
 from recordkit.notation.write import write_text
-from recordkit.raw import RawRecord
+from recordkit.raw import RawRecord, Source
 
 NOTATION_SUFFIXES = (".rkn",)
 """The file extension of the notation: recordkit notation."""
 
 
-def text_sources(text: str, file: str | None) -> Iterator[RawRecord]:
-    """Every record of a notation text as the readers give records: its JSON data, with the
-    record's place (first line) and the reader's places and findings."""
-    for number, item in enumerate(read_text(text, file), start=1):
+def text_sources(text: str | bytes | BinaryIO, file: str | None) -> Iterator[Source]:
+    """Every record of a notation text (a text, its UTF-8 bytes, or a binary stream of them) as
+    the readers give records: its JSON data, with the record's place (first line) and the reader's
+    places and findings; a record refused (over the limits, or not UTF-8) as why, as JSON's is."""
+    pieces: Iterator[Piece]
+    if isinstance(text, str):
+        pieces = text_pieces(text)
+    else:
+        pieces = byte_pieces(io.BytesIO(text) if isinstance(text, bytes) else text)
+    for number, item in enumerate(read_pieces(pieces, file), start=1):
+        if item.refused is not None:
+            yield item.refused
+            continue
         yield RawRecord(
             item.data,
             Location(file=file, line=item.line, record=number),

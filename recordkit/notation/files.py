@@ -5,26 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from recordkit.diagnostics import Diagnostic, Location, Severity
-from recordkit.notation.read import read_text
-from recordkit.raw import RawRecord, Source, unreadable_file
+from recordkit.notation import text_sources
+from recordkit.raw import Source, unreadable_file
 
 
 def notation_records(path: Path) -> Iterator[Source]:
-    """Every record of a notation file, in order, read line by line; a file that is not UTF-8
-    text, or cannot be read, is a diagnostic."""
+    """Every record of a notation file, in order, read a chunk at a time within the reading
+    limits (`text_sources`); a file that cannot be read is a diagnostic."""
     try:
-        with path.open(encoding="utf-8-sig", newline=None) as handle:
-            for number, item in enumerate(read_text(handle, str(path)), start=1):
-                where = Location(file=str(path), line=item.line, record=number)
-                yield RawRecord(item.data, where, places=item.places, notes=tuple(item.notes))
-    except UnicodeDecodeError as error:
-        yield Diagnostic(
-            "NOTATION-SYNTAX",
-            Severity.ERROR,
-            f"the file is not UTF-8 text (byte {error.start + 1} of a line cannot be read)",
-            Location(file=str(path)),
-            rule="notation.syntax",
-        )
+        with path.open("rb") as handle:
+            yield from text_sources(handle, str(path))
     except OSError as error:
         yield unreadable_file(path, error)

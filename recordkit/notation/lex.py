@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from recordkit.raw import MAX_NESTING
+
 _DECODER = json.JSONDecoder()
 _SPECIAL = re.compile(r'["#=,\[\t;]')
 """A mark that only the token-by-token path reads."""
@@ -18,6 +20,8 @@ _NEXT = re.compile(
     r'[ \t\r\n\ufeff]*(?:(?P<word>[^ \t\r\n",;#=]+)|(?P<comma>[,;])|(?P<quote>")|(?P<json>=)|#)?'
 )
 """Spaces, then the next token's start: a bare word, a separator, a quote, `=`, or `#` (a remark)."""
+_NESTING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
+"""In a JSON value: a string (to the end of the line if not closed), or a bracket."""
 
 
 class Quoted(str):
@@ -28,9 +32,12 @@ class Quoted(str):
 
 @dataclass(frozen=True, slots=True)
 class Json:
-    """The JSON value written after `=`, with the column where it starts."""
+    """The JSON value written after `=`: the value, how many levels of lists and objects it nests,
+    and the column where it starts."""
 
     value: Any
+    depth: int
+    column: int
 
 
 COMMA = ","
@@ -43,6 +50,11 @@ class LexError(ValueError):
     def __init__(self, message: str, column: int) -> None:
         self.column = column
         super().__init__(message)
+
+
+class TooDeepError(LexError):
+    """A JSON value after `=` nesting lists and objects deeper than a record may (RECORD-TOO-DEEP):
+    refused before it is decoded, which would recurse once a level."""
 
 
 def plain(line: str) -> bool:
@@ -74,8 +86,8 @@ def tokens(line: str) -> tuple[list[str | Json], list[int]]:
             text, index = _string(line, start)
             out.append(Quoted(text))
         else:
-            value, index = _json(line, index)
-            out.append(Json(value))
+            value, depth, begin, index = _json(line, index)
+            out.append(Json(value, depth, begin + 1))
             columns.append(index + 1)
             rest = line[index:].strip()
             if rest and not rest.startswith("#"):
@@ -108,14 +120,39 @@ def _string(line: str, start: int) -> tuple[str, int]:
     return value, end
 
 
-def _json(line: str, start: int) -> tuple[Any, int]:
-    """The JSON value after `=` (spaces before it skipped) and the index after it."""
+def _json(line: str, start: int) -> tuple[Any, int, int, int]:
+    """The JSON value after `=` (spaces before it skipped), its depth, the index where it starts
+    and the index after it."""
     index = start
     while index < len(line) and line[index] in " \t":
         index += 1
+    depth = _depth(line, index)
     try:
-        return _DECODER.raw_decode(line, index)
+        value, end = _DECODER.raw_decode(line, index)
     except json.JSONDecodeError as error:
         raise LexError(
             f"not a JSON value after '=': {error.msg.split(':')[0].lower()}", error.pos + 1
         ) from None
+    except ValueError:  # int() reads at most 4,300 digits (sys.get_int_max_str_digits)
+        raise LexError("not a JSON value after '=': a number has too many digits", index + 1) from None
+    return value, depth, index, end
+
+
+def _depth(line: str, start: int) -> int:
+    """How deep the lists and objects of the JSON value at `start` nest, found without decoding
+    it; TooDeepError past MAX_NESTING."""
+    if line[start : start + 1] not in ("[", "{"):
+        return 0
+    depth = deepest = 0
+    for mark in _NESTING.finditer(line, start):
+        bracket = mark.group()
+        if bracket in ("[", "{"):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise TooDeepError(f"lists and objects nest more than {MAX_NESTING} levels", start + 1)
+            deepest = max(deepest, depth)
+        elif bracket in ("]", "}"):
+            depth -= 1
+            if depth == 0:
+                break
+    return deepest

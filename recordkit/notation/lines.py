@@ -26,7 +26,8 @@ class LineRead:
     fields: dict[str, Any] = field(default_factory=dict)
     deal: bool = False
     notes: list[Diagnostic] = field(default_factory=list)
-    """The reader's findings: NOTATION-* errors (the line is not read) and NOTATION-NORMALISED."""
+    """The reader's findings: errors (NOTATION-*, RECORD-TOO-DEEP: the line is not read) and
+    NOTATION-NORMALISED."""
 
 
 class LineReader:
@@ -55,7 +56,7 @@ class LineReader:
         reader.line(1, text)
         record = reader.record
         assert record is not None
-        notes = list(record.notes)
+        notes = [*record.notes, *([record.refused] if record.refused is not None else [])]
         if tag:
             unset = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "game": None, "deals": []}
             tags = {

@@ -5,25 +5,38 @@ record written as JSON, so that every check of `validate_record` applies unchang
 where each part was written (`places`: JSON path -> line, column) so that a diagnostic of a
 text file points at its line and column. A line it cannot read is a NOTATION-* diagnostic and
 the rest is still read; what it read in a tolerant spelling is a NOTATION-NORMALISED note.
+
+What is read is bounded as JSON is (spec/FORMAT.md, "Limits"): a record whose text is over
+`MAX_RECORD_BYTES`, or holds bytes that are not UTF-8, is refused before it is parsed, and a JSON
+value after `=` nesting past `MAX_NESTING` refuses its record, each with the JSON readers' code.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Any
 
 from recordkit.cards import ascii_lower, ascii_upper
 from recordkit.diagnostics import Diagnostic, Location, Severity
+from recordkit.jsonread import MAX_RECORD_BYTES, too_large
 from recordkit.model import FORMAT_NAME, FORMAT_VERSION
 from recordkit.notation.keys import REST_OF_LINE, STRUCTURE, Kind, canonical_codes, keywords
-from recordkit.notation.lex import COMMA, Json, LexError, Quoted, plain, tokens
+from recordkit.notation.lex import COMMA, Json, LexError, Quoted, TooDeepError, plain, tokens
+from recordkit.notation.stream import Lines, Piece, Unreadable, text_pieces
+from recordkit.raw import MAX_NESTING, nesting_error
 
 NORMALISED = "NOTATION-NORMALISED"
-_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
-_INTEGERS = re.compile(r"(-?[0-9]+ )*-?[0-9]+")
+DIGITS = 4300
+"""The most digits of a whole number read (`int` reads no more: sys.int_info.default_max_str_digits)."""
+_NUMBER = re.compile(rf"-?[0-9]{{1,{DIGITS}}}(\.[0-9]+)?")
+_INTEGERS = re.compile(rf"(-?[0-9]{{1,{DIGITS}}} )*-?[0-9]{{1,{DIGITS}}}")
 """Whole numbers written as the canonical form writes them, one space apart."""
+SHOWN = 40
+"""The most characters of a word a message quotes."""
 _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 _TAROT_TEN = re.compile(r"([SHDC])T")
 _RESERVED_TAGS = frozenset({"game", "format", "version", "players", "option", "comment", "meta"})
@@ -76,6 +89,9 @@ class TextRecord:
     line: int
     places: Places = field(default_factory=Places)
     notes: list[Diagnostic] = field(default_factory=list)
+    refused: Diagnostic | None = None
+    """Why the record is not read, as the JSON readers say it (RECORD-TOO-LARGE, RECORD-TOO-DEEP,
+    RECORD-BAD-JSON for bytes that are not UTF-8); None for a record read."""
 
 
 class _UnreadableError(Exception):
@@ -87,18 +103,202 @@ class _UnreadableError(Exception):
         super().__init__(message)
 
 
-def read_text(text: str | Iterable[str], file: str | None = None) -> Iterator[TextRecord]:
-    """Every record of a notation text (or of its lines, streamed), in order; a tag line after
-    a deal starts the next record."""
+def read_text(text: str, file: str | None = None) -> Iterator[TextRecord]:
+    """Every record of a notation text, in order (a tag line after a deal starts the next record),
+    within the reading limits (`read_pieces`)."""
+    return read_pieces(text_pieces(text), file)
+
+
+def read_pieces(pieces: Iterable[Piece], file: str | None = None) -> Iterator[TextRecord]:
+    """Every record of the lines of a text (`recordkit.notation.stream`), in order, within the
+    reading limits: a text within the limit and UTF-8 is read as it is; in any other, each record's
+    lines are gathered first and read only if their text is within the limit and UTF-8, and a
+    record that is not is given with why (`TextRecord.refused`), its lines passed over unread."""
     reader = _Reader(file)
-    lines = text.splitlines() if isinstance(text, str) else map(_chomp, text)
-    yield from reader.read(lines)
+    pieces = iter(pieces)
+    head: list[Piece] = []
+    size = 0
+    for piece in pieces:
+        head.append(piece)
+        size += piece.size
+        if size > MAX_RECORD_BYTES or isinstance(piece, Unreadable):
+            yield from _gathered(reader, chain(head, pieces))
+            break
+    else:  # no record of the text can be refused
+        yield from reader.read(chain.from_iterable(p.texts for p in head if isinstance(p, Lines)))
     yield from reader.finish()
 
 
-def _chomp(line: str) -> str:
-    """A streamed line without its line break."""
-    return line.rstrip("\r\n")
+def _gathered(reader: _Reader, pieces: Iterable[Piece]) -> Iterator[TextRecord]:
+    """The records of a text read a record at a time, each gathered first (`_Gathered`)."""
+    gathered = _Gathered(1)
+    number = 0
+    for piece in pieces:
+        if isinstance(piece, Unreadable):
+            number += 1
+            if gathered.dealt and _opens_unread(piece):
+                yield from gathered.close(reader)
+                gathered = _Gathered(number)
+            gathered.dealt |= _deals_unread(piece)
+            gathered.take_unreadable(piece, number)
+            continue
+        texts, start = piece.texts, 0
+        openings: list[int] | None = None  # the lines holding a `[`: only they may be tag lines
+        while start < len(texts):
+            if not gathered.dealt:  # up to the line that starts the first deal
+                stop = next((i + 1 for i in range(start, len(texts)) if _starts_deal(texts[i])), None)
+                gathered.dealt = stop is not None
+                gathered.take(piece, start, stop or len(texts))
+                start = stop or len(texts)
+                continue
+            if openings is None:
+                openings = [i for i, text in enumerate(texts) if "[" in text]
+            after = openings[bisect_left(openings, start) :]  # up to the next tag line
+            stop = next((i for i in after if _opens(texts[i])), len(texts))
+            gathered.take(piece, start, stop)
+            if stop < len(texts):
+                yield from gathered.close(reader)
+                gathered = _Gathered(number + stop + 1)
+            start = stop
+        number += len(texts)
+    yield from gathered.close(reader)
+
+
+@dataclass(slots=True)
+class _Gathered:
+    """The lines of one record gathered before they are read: from line `first`, whether a deal
+    has started (a tag line after it starts the next record), and their size: bounded by the
+    sizes of the pieces they come from, and counted line by line only once that bound passes the
+    limit (few records do)."""
+
+    first: int
+    texts: list[str] = field(default_factory=list)
+    dealt: bool = False
+    bad: tuple[int, Unreadable] | None = None
+    """The first line that is not UTF-8, and its number."""
+    bound: int = 0
+    """The bytes of the pieces the lines come from: at least theirs."""
+    size: int | None = None
+    """The bytes of the lines, counted once `bound` is over the limit."""
+    parts: list[tuple[Lines, int, int]] = field(default_factory=list)
+    """The lines taken from each piece, while `size` is not counted."""
+    piece: Lines | None = None
+    """The last piece lines were taken from (its size is in `bound`)."""
+
+    def take(self, piece: Lines, start: int, stop: int) -> None:
+        """Lines `start` to `stop` of a piece, kept while the record is within the limit."""
+        if piece is not self.piece:
+            self.piece = piece
+            self.bound += piece.size
+        if self.size is not None:
+            self.size += piece.size_of(start, stop)
+        else:
+            self.parts.append((piece, start, stop))
+            if self.bound > MAX_RECORD_BYTES:
+                self.size = sum(part.size_of(begin, end) for part, begin, end in self.parts)
+                self.parts.clear()
+        if self.bad is None and not self.over():
+            self.texts.extend(piece.texts[start:stop])
+        else:
+            self.texts.clear()
+
+    def take_unreadable(self, line: Unreadable, number: int) -> None:
+        """A line that is not read (too long, or not UTF-8): the record is not read either."""
+        self.take(Lines([], line.size, True), 0, 0)
+        if line.column is not None and self.bad is None:
+            self.bad = (number, line)
+        self.texts.clear()
+
+    def over(self) -> bool:
+        """Whether the lines take more than the limit."""
+        return self.size is not None and self.size > MAX_RECORD_BYTES
+
+    def close(self, reader: _Reader) -> Iterator[TextRecord]:
+        """The records done once these lines are read, or once the record is refused."""
+        if self.over():
+            yield from reader.skip(self.first, too_large(Location(line=self.first)))
+        elif self.bad is not None:
+            yield from reader.skip(self.first, not_utf8(*self.bad))
+        else:
+            yield from reader.read(self.texts, self.first)
+
+
+def not_utf8(number: int, line: Unreadable) -> Diagnostic:
+    """RECORD-BAD-JSON, as JSON's readers and `recordkit.loads` say it of bytes that are not UTF-8,
+    at the line and column (in bytes) of the first: the record holding them is not read. A UTF-16
+    text is named as such, since saving it as UTF-8 is the remedy."""
+    message = (
+        "the text is UTF-16, not UTF-8: save it as UTF-8"
+        if line.utf16
+        else f"the text is not UTF-8 at line {number}, column {line.column}: a record is UTF-8 JSON or "
+        "text in the notation"
+    )
+    return Diagnostic(
+        "RECORD-BAD-JSON",
+        Severity.ERROR,
+        message,
+        Location(line=number, column=line.column),
+        rule="format.json",
+    )
+
+
+def _opens(text: str) -> bool:
+    """Whether the reader reads a line as a tag line (after a deal, it starts the next record)."""
+    if text.lstrip()[:1] != "[":
+        return False
+    try:
+        _tag_parts(text)
+    except (LexError, _UnreadableError):
+        return False
+    return True
+
+
+def _starts_deal(text: str) -> bool:
+    """Whether the reader reads a line as the start of a deal: `deal` first, the line read into words."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("", "#", "[") or "deal" not in text.lower():
+        return False
+    try:
+        words, _ = tokens(text)
+    except LexError:
+        return False
+    return bool(words) and _is_word(words[0]) and ascii_lower(str(words[0])) == "deal"
+
+
+def _opens_unread(line: Unreadable) -> bool:
+    """`_opens` of a line not read; of one too long, its first character says (its start is all
+    there is of it)."""
+    return line.text.lstrip()[:1] == "[" if line.column is None else _opens(line.text)
+
+
+def _deals_unread(line: Unreadable) -> bool:
+    """`_starts_deal` of a line not read; of one too long, its first word says."""
+    if line.column is None:
+        words = line.text.split(None, 1)
+        return bool(words) and ascii_lower(words[0]) == "deal"
+    return _starts_deal(line.text)
+
+
+def _tag_parts(text: str) -> tuple[list[str | Json], list[int]]:
+    """The words of a tag line between its brackets and their columns; an error for a line not
+    written `[Name value...]`."""
+    start = text.index("[")
+    end = text.rstrip().rfind("]")
+    if end <= start:
+        raise _UnreadableError(
+            "NOTATION-TAG", "a tag line is written [Name value]: its ']' is missing", len(text.rstrip()) + 1
+        )
+    tail = text[end + 1 :].strip()
+    if tail and not tail.startswith("#"):
+        raise _UnreadableError("NOTATION-TAG", "the line goes on after the tag's ']'", end + 2)
+    try:
+        words, columns = tokens(text[start + 1 : end])
+    except LexError as error:  # its column in the line, not between the brackets
+        error.column += start + 1
+        raise
+    if not words or isinstance(words[0], (Json, Quoted)):
+        raise _UnreadableError("NOTATION-TAG", 'a tag starts with its name, e.g. [Game "joffre"]', start + 2)
+    return words, [c + start + 1 for c in columns]
 
 
 class _Reader:
@@ -122,7 +322,21 @@ class _Reader:
             self.record = None
         return self.done
 
-    def read(self, lines: Iterable[str]) -> Iterator[TextRecord]:
+    def skip(self, line: int, refusal: Diagnostic) -> list[TextRecord]:
+        """A record not read, from `line` (its text over the limit, or not UTF-8): the records done,
+        the one before it closed and this one with why."""
+        if self.record is not None:
+            self.done.append(self.record)
+        self.records += 1
+        where = replace(refusal.location, file=self.file, record=self.records)
+        self.done.append(TextRecord({}, line, refused=replace(refusal, location=where)))
+        self.record, self.deal = None, None
+        self.keys, self.codes = keywords(""), frozenset()
+        done = list(self.done)
+        self.done.clear()
+        return done
+
+    def read(self, lines: Iterable[str], start: int = 1) -> Iterator[TextRecord]:
         """Read lines in order, yielding each record once the next one starts. The lines of
         canonical text (single spaces, canonical card codes, keywords in lower case) are read here
         at once: a blank line, a trick, a hand, a `deal N dealer D` line and a statement of one
@@ -134,7 +348,7 @@ class _Reader:
         trick_places: list[Where | int | None] = []
         hand_places: list[Where | int | None] = []
         codes, keys = self.codes, self.keys
-        for number, text in enumerate(lines, start=1):
+        for number, text in enumerate(lines, start=start):
             if not text:
                 continue
             if codes:
@@ -150,7 +364,7 @@ class _Reader:
                             continue
                     elif first == "hand" and len(words) > 1 and codes.issuperset(words[2:]):
                         seat = words[1]
-                        if seat.isdigit() and seat.isascii():
+                        if len(seat) == 1 and "0" <= seat <= "9":
                             if hands is None:
                                 hands, hand_places = self._listed(deal, "hands")
                             index = int(seat)
@@ -262,6 +476,8 @@ class _Reader:
             words, columns = tokens(text)
             if words:
                 self._statements(words, columns)
+        except TooDeepError as error:
+            self._too_deep(error.column)
         except LexError as error:
             self._problem("NOTATION-SYNTAX", str(error), error.column)
         except _UnreadableError as stop:
@@ -271,23 +487,7 @@ class _Reader:
 
     def _tag(self, text: str) -> None:
         """A tag line `[Name value...]`: the game, players, an option, the comment, or a meta tag."""
-        start = text.index("[")
-        end = text.rstrip().rfind("]")
-        if end <= start:
-            raise _UnreadableError(
-                "NOTATION-TAG",
-                "a tag line is written [Name value]: its ']' is missing",
-                len(text.rstrip()) + 1,
-            )
-        tail = text[end + 1 :].strip()
-        if tail and not tail.startswith("#"):
-            raise _UnreadableError("NOTATION-TAG", "the line goes on after the tag's ']'", end + 2)
-        words, columns = tokens(text[start + 1 : end])
-        columns = [c + start + 1 for c in columns]
-        if not words or isinstance(words[0], (Json, Quoted)):
-            raise _UnreadableError(
-                "NOTATION-TAG", 'a tag starts with its name, e.g. [Game "joffre"]', start + 2
-            )
+        words, columns = _tag_parts(text)
         if self.record is None or self.deal is not None:
             self._new_record()
         record = self.record
@@ -309,12 +509,14 @@ class _Reader:
             if len(values) < 2 or isinstance(values[0], Json):
                 raise _UnreadableError("NOTATION-TAG", f"[{name} name value]: a name and a value", columns[0])
             key = str(values[0])
-            record.data["options" if lower == "option" else "meta"][key] = _tag_value(values[1:], columns[2])
+            record.data["options" if lower == "option" else "meta"][key] = self._tag_value(
+                values[1:], columns[2]
+            )
             record.places[f"{'options' if lower == 'option' else 'meta'}.{key}"] = where
         else:
             if not values:
                 raise _UnreadableError("NOTATION-TAG", f"the tag [{name}] has no value", columns[0])
-            record.data["meta"][name] = _tag_value(values, columns[1])
+            record.data["meta"][name] = self._tag_value(values, columns[1])
             record.places[f"meta.{name}"] = where
 
     def _new_record(self) -> None:
@@ -376,7 +578,7 @@ class _Reader:
             self._keyed_line(deal, words, columns)
         elif _looks_like_word(key):
             raise _UnreadableError(
-                "NOTATION-SYNTAX", f"{first!r} is neither a keyword nor a card", columns[0]
+                "NOTATION-SYNTAX", f"{_shown(first)} is neither a keyword nor a card", columns[0]
             )
         else:
             self._trick(deal, words, columns, columns[0])
@@ -426,12 +628,13 @@ class _Reader:
         key = ascii_lower(word)
         place, kind = self.keys.get(key, ("deal", "text"))
         path = self._path(key, place)
-        if at + 1 < len(words) and isinstance(words[at + 1], Json):
-            value = words[at + 1].value  # type: ignore[union-attr]
+        token = words[at + 1] if at + 1 < len(words) else None
+        if isinstance(token, Json):
+            value = self._json(token, 4 if place == "result" else 3)
             self._store(deal, key, place, value, path, column)
             return at + 2
         if key not in self.keys:
-            raise _UnreadableError("NOTATION-SYNTAX", f"{word!r} is not a keyword of this game", column)
+            raise _UnreadableError("NOTATION-SYNTAX", f"{_shown(word)} is not a keyword of this game", column)
         end = len(words) if kind in REST_OF_LINE else self._extent(words, at + 1, kind)
         value = self._value(kind, key, words[at + 1 : end], columns[at + 1 : end], column)
         self._store(deal, key, place, value, path, column)
@@ -529,7 +732,7 @@ class _Reader:
             return str(word)
         if not _is_number(word) or (kind == "whole" and "." in word):
             wanted = "a whole number" if kind == "whole" else "a number"
-            raise _UnreadableError("NOTATION-VALUE", f"{key} takes {wanted}, not {word!r}", column)
+            raise _UnreadableError("NOTATION-VALUE", f"{key} takes {wanted}, not {_shown(word)}", column)
         return float(word) if "." in word else int(word)
 
     def _seat(self, word: str, column: int) -> int:
@@ -545,7 +748,7 @@ class _Reader:
             return seat
         raise _UnreadableError(
             "NOTATION-VALUE",
-            f"{word!r} is not a seat: a seat is its number (0 first) or a player's name",
+            f"{_shown(word)} is not a seat: a seat is its number (0 first) or a player's name",
             column,
         )
 
@@ -600,7 +803,7 @@ class _Reader:
         assert self.record is not None
         self.record.places.listed(self._path("tricks", "deal"), len(tricks)).append(_at(self.number, column))
         if words and isinstance(words[0], Json):
-            tricks.append(words[0].value)
+            tricks.append(self._json(words[0], 4))
         else:
             trick: dict[str, Any] = {}
             if words and isinstance(words[-1], Quoted):
@@ -623,7 +826,7 @@ class _Reader:
         made = _part(deal, "announcements", list, column)
         path = f"{self._path('announcements', 'deal')}[{len(made)}]"
         if words and isinstance(words[0], Json):
-            made.append(words[0].value)
+            made.append(self._json(words[0], 4))
         else:
             comment = None
             if words and isinstance(words[-1], Quoted):
@@ -658,7 +861,7 @@ class _Reader:
         `claim SEAT TRICKS`, each with a comment in quotes at the end; or `= JSON`."""
         fields = ("seat", "trick", "after") if key == "knock" else ("seat", "tricks")
         if words and isinstance(words[0], Json):
-            item = words[0].value
+            item = self._json(words[0], 4 if key == "knock" else 3)
         else:
             item = {}
             if words and isinstance(words[-1], Quoted):
@@ -690,6 +893,40 @@ class _Reader:
         deals = len(self.record.data["deals"]) if self.record is not None else 0
         record = self.records or 1
         return Location(file=self.file, line=self.number, column=column, record=record, deal=deals or None)
+
+    def _json(self, token: Json, level: int) -> Any:
+        """The JSON value after `=`, to be held `level` lists and objects deep in the record (the
+        record itself is the first); TooDeepError if it takes the record past MAX_NESTING."""
+        if level + token.depth > MAX_NESTING:
+            raise TooDeepError("lists and objects nest too deep", token.column)
+        return token.value
+
+    def _tag_value(self, values: list[str | Json], column: int) -> Any:
+        """A tag's value: a JSON value after '=' (held in `options` or `meta`), a quoted text, or
+        a bare word (a number, true or false read as such)."""
+        if len(values) == 1:
+            value = values[0]
+            if isinstance(value, Json):
+                return self._json(value, 2)
+            if isinstance(value, Quoted):
+                return str(value)
+            if value in ("true", "false"):
+                return value == "true"
+            if _is_number(value):
+                return float(value) if "." in value else int(value)
+            return str(value)
+        raise _UnreadableError(
+            "NOTATION-TAG", "a tag's value is one word, a text in quotes, or '=' and a JSON value", column
+        )
+
+    def _too_deep(self, column: int) -> None:
+        """A JSON value nesting past the limit: the record is refused (RECORD-TOO-DEEP) as the
+        JSON readers refuse it, at the line and column of the value."""
+        if self.record is None:
+            self._new_record()
+        assert self.record is not None
+        if self.record.refused is None:
+            self.record.refused = nesting_error(self._where(column))
 
     def _problem(self, code: str, message: str, column: int) -> None:
         """A part of the text that cannot be read: an error at its line and column."""
@@ -738,8 +975,14 @@ def _at(line: int, column: int) -> Where | int:
 
 
 def _counted(word: str) -> bool:
-    """True for a word of ASCII digits only: a seat or a deal's number (`int` reads it)."""
-    return word.isascii() and word.isdigit()
+    """True for a word of ASCII digits only, as many as `int` reads: a seat or a deal's number."""
+    return word.isascii() and word.isdigit() and len(word) <= DIGITS
+
+
+def _shown(word: str | Json) -> str:
+    """A word as a message quotes it: in quotes, and cut short if long."""
+    text = str(word)
+    return repr(text if len(text) <= SHOWN else text[:SHOWN] + "…")
 
 
 def _is_number(word: str | Json) -> bool:
@@ -786,22 +1029,3 @@ def _calls(items: list[tuple[str | Json, int]]) -> list[Any]:
                 close()
     close()
     return calls
-
-
-def _tag_value(values: list[str | Json], column: int) -> Any:
-    """A tag's value: a JSON value after '=', a quoted text, or a bare word (a number, true or
-    false read as such)."""
-    if len(values) == 1:
-        value = values[0]
-        if isinstance(value, Json):
-            return value.value
-        if isinstance(value, Quoted):
-            return str(value)
-        if value in ("true", "false"):
-            return value == "true"
-        if _is_number(value):
-            return float(value) if "." in value else int(value)
-        return str(value)
-    raise _UnreadableError(
-        "NOTATION-TAG", "a tag's value is one word, a text in quotes, or '=' and a JSON value", column
-    )

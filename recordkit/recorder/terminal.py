@@ -8,6 +8,7 @@ Plain lines in and out, so it works the same in a terminal and with piped input 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -18,8 +19,10 @@ import orjson
 from rich.console import Console
 from rich.markup import escape
 
+from recordkit.cards import CardError
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import format_scores
+from recordkit.jsonread import CHUNK, MAX_RECORD_BYTES
 from recordkit.model import FORMAT_NAME, FORMAT_VERSION, to_data
 from recordkit.notation.keys import STRUCTURE, keywords
 from recordkit.notation.lines import LineReader
@@ -52,6 +55,44 @@ Commands:       ? or legal        what may be typed now (with a hand not known: 
                 abandon           the deal stops here, not scored
                 save              write the record now (it is written after every deal)
                 quit              save and leave; run the same command again to resume"""
+
+
+class UnreadLineError(Exception):
+    """A line typed that is not read: longer than a record may be, or not UTF-8; says which."""
+
+
+def read_line(prompt: str) -> str:
+    """One line typed, without its line break: in a terminal by `input` (its line editing), else
+    from standard input within the reading limit, a longer line read on to its end in chunks and
+    refused (UnreadLineError), as a line that is not UTF-8 is; EOFError at the end of input."""
+    if sys.stdin.isatty():
+        try:
+            line = input(prompt)
+            size = len(line.encode())
+        except UnicodeError:  # bytes not UTF-8 (read as escapes, or not read at all)
+            raise UnreadLineError("the line is not UTF-8 text") from None
+        if size > MAX_RECORD_BYTES:
+            raise UnreadLineError(_TOO_LONG)
+        return line
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    stream = sys.stdin.buffer
+    data = stream.readline(MAX_RECORD_BYTES + 1)
+    if not data:
+        raise EOFError
+    if len(data) > MAX_RECORD_BYTES and not data.endswith(b"\n"):
+        while (rest := stream.readline(CHUNK)) and not rest.endswith(b"\n"):
+            pass
+        raise UnreadLineError(_TOO_LONG)
+    try:
+        return data.decode().removesuffix("\n").removesuffix("\r")
+    except UnicodeDecodeError as error:
+        raise UnreadLineError(f"the line is not UTF-8 text (byte {error.start + 1} cannot be read)") from None
+
+
+_TOO_LONG = (
+    f"the line takes more than {MAX_RECORD_BYTES // (1024 * 1024)} MB, the most recordkit reads as one record"
+)
 
 
 @dataclass(slots=True)
@@ -94,6 +135,9 @@ class Session:
             except EOFError:
                 self.say("")
                 break
+            except UnreadLineError as unread:
+                self.say(f"[red]refused: {escape(str(unread))}; it is not read")
+                continue
             if self.echo:
                 self.say(escape(line))
             if not self.command(line.strip()):
@@ -150,6 +194,9 @@ class Session:
         read and whose first word is not one of its keywords is an action as the recorder reads it
         (`pass`, `garde`, `2: knock`)."""
         rec = self.recorder
+        if self.listed(line):
+            self.action(line)
+            return
         read = self.lines.read(line, rec.deal_number)
         problems = [note for note in read.notes if note.severity == Severity.ERROR]
         if problems:
@@ -158,7 +205,7 @@ class Session:
                 self.action(line)
                 return
             for note in problems:
-                self.say(f"[red]refused: {note.code} [{note.rule}]: {escape(note.message)}")
+                self.say(f"[red]refused: {note.code} {escape(f'[{note.rule}]')}: {escape(note.message)}")
             return
         for note in read.notes:
             self.say(f"read as: {escape(note.message)}")
@@ -170,6 +217,14 @@ class Session:
         for key, value in read.fields.items():
             if (key != "dealer" or not read.deal) and not self.field(key, value):
                 return
+
+    def listed(self, line: str) -> bool:
+        """Whether a line that starts with a keyword of the notation is an action `?` lists, which
+        is taken as typed (Karnöffel's `surrender`, French Tarot's `slam`, Charlemagne's `knock`)."""
+        first = line.partition(" ")[0].lower()
+        if self.recorder.current is None or first not in self.keywords:
+            return False
+        return line.lower() in {action.lower() for action in self.recorder.legal()}
 
     def tags(self, tags: dict[str, Any]) -> None:
         """Tag lines: the game, players and options are the session's (checked), meta tags are
@@ -296,11 +351,15 @@ class Session:
         live = rec.current
         if live is None or rec.turn is None or "play" in rec.turn.kinds:
             return
-        written, passed = to_data(live.written), 0
+        written, passed, refused = to_data(live.written), 0, False
         while rec.turn is not None and "play" not in rec.turn.kinds and "pass" in rec.legal():
-            rec.act("pass")
+            try:
+                rec.act("pass")
+            except RefusedError:  # the deal as typed refuses even a pass (a card no deck has, say)
+                refused = True
+                break
             passed += 1
-        if rec.turn is None or "play" not in rec.turn.kinds or to_data(live.written) != written:
+        if refused or rec.turn is None or "play" not in rec.turn.kinds or to_data(live.written) != written:
             for _ in range(passed):
                 rec.undo()
 
@@ -344,7 +403,9 @@ class Session:
             if not isinstance(value, list) or len(value) != self.recorder.table.players:
                 self.say("[red]refused: write a hand as: hand SEAT CARDS")
                 return False
-            hands = self.pending.setdefault("hands", [None] * self.recorder.table.players)
+            hands = self.pending.get("hands")
+            if not hands:  # none given yet, or `hands = []` (no hand dealt) given before
+                hands = self.pending["hands"] = [None] * self.recorder.table.players
             for seat, cards in enumerate(value):
                 if cards is not None:
                     hands[seat] = cards
@@ -466,6 +527,9 @@ class Session:
             flags = start()
         except RefusedError as refused:
             self.report("the deal is refused", refused.diagnostics)
+            return False
+        except CardError as error:  # a group the record form of a deal without its hands cannot read
+            self.say(f"[red]the deal is refused: {escape(str(error))}")
             return False
         self.pending = {}
         self.unsaved = True
@@ -632,7 +696,7 @@ def _actions(key: str, value: Any) -> list[str] | None:
             return [_seated(value[0], "knock", {"seat", "trick", "after"})]
         if key == "claim":
             return [_seated(value, f"claim {value['tricks']}", {"seat", "tricks"})]
-    except (TypeError, KeyError, IndexError, ValueError):
+    except (TypeError, KeyError, IndexError, ValueError, AttributeError):  # a value of another shape
         return None
     return None
 

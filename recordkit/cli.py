@@ -20,6 +20,7 @@ from recordkit.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from recordkit.archive import ConvertReport
+    from recordkit.archive.stats import UntrustedArchiveError
     from recordkit.sources import RawRecord
     from recordkit.validate import RecordReport, Settings
 
@@ -69,7 +70,14 @@ def validate(
         bool, typer.Option("--lenient", help="Unknown keys are warnings; warnings do not fail.")
     ] = False,
     game: Annotated[str | None, typer.Option(help="Expect records of this game only.")] = None,
-    output: Annotated[str, typer.Option("--format", help="text for people, jsonl for machines.")] = "text",
+    output: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="text for people (the first 1,000 diagnostics of each file, then a line counting "
+            "the rest), jsonl for machines (every diagnostic).",
+        ),
+    ] = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary line.")] = False,
     violations: Annotated[
         bool, typer.Option("--violations", help="Write an archive's diagnostics as its `violations` table.")
@@ -92,6 +100,9 @@ def validate(
 
     PATHS may be record files, directories of them, or Parquet archives.
     Exit status: 0 clean, 1 violations found, 2 input unusable (not JSON, unknown version...).
+
+    As text, the first 1,000 diagnostics of a file are printed, and one line counts the rest.
+    The summary and the exit status count every one; --format jsonl writes every one.
 
     Example: recordkit validate samples/french-tarot games.jsonl --format jsonl
     """
@@ -190,6 +201,7 @@ def _validate(
     counts = {"records": 0, "deals": 0, "errors": 0, "warnings": 0, "notes": 0}
     unusable = False
     shown = shows_progress(err, quiet)
+    printer = Printer(output)
     with progress_bar(err, "validating", count_records(paths) if shown else None, shown) as tally:
         for seen, item in enumerate(check(paths), start=1):
             diagnostics = [item] if isinstance(item, Diagnostic) else item.diagnostics
@@ -202,8 +214,9 @@ def _validate(
                 unusable |= diagnostic.unusable
                 counts[TALLY[diagnostic.severity]] += 1
                 if not quiet:
-                    _print_diagnostic(diagnostic, output)
+                    printer.show(diagnostic)
             tally(seen, counts["deals"])
+    printer.finish()
     failed = counts["errors"] > 0 or (settings.strict and counts["warnings"] > 0)
     summary = (
         f"{len(files)} file(s), {counts['records']} record(s), {counts['deals']} deal(s): "
@@ -213,6 +226,48 @@ def _validate(
     if output == "text":
         err.print(("[red]" if failed else "[green]") + summary)
     raise typer.Exit(2 if unusable else 1 if failed else 0)
+
+
+FILE_SHOWN = 1_000
+"""The most diagnostics of one file printed as text: a file of 200,000 bad lines gives 1,000 lines
+and one that counts the rest, not 29 MB (`--format jsonl` writes every one, for machines)."""
+
+
+class Printer:
+    """Prints a run's diagnostics as `_print_diagnostic` does: in text the first FILE_SHOWN of
+    each file, and, once the run moves on from a file (or ends), one line counting the rest."""
+
+    def __init__(self, output: str) -> None:
+        self.output = output
+        self.printed: dict[str | None, int] = {}
+        self.hidden: dict[str | None, int] = {}
+        """The diagnostics of each file not printed since its last counting line."""
+        self.file: str | None = None
+
+    def show(self, diagnostic: Diagnostic) -> None:
+        """Print one diagnostic, or count it among its file's rest."""
+        if self.output != "text":
+            _print_diagnostic(diagnostic, self.output)
+            return
+        file = diagnostic.location.file
+        if file != self.file:
+            self.finish()
+            self.file = file
+        printed = self.printed.get(file, 0)
+        if printed < FILE_SHOWN:
+            self.printed[file] = printed + 1
+            _print_diagnostic(diagnostic, "text")
+        else:
+            self.hidden[file] = self.hidden.get(file, 0) + 1
+
+    def finish(self) -> None:
+        """One line for each file with diagnostics not printed: how many."""
+        for file, count in self.hidden.items():
+            out.print(
+                f"[yellow]{escape(file or '<input>')}: and {count:,} more diagnostic(s) (only the first "
+                f"{FILE_SHOWN:,} of a file are printed; --format jsonl writes every one)[/yellow]"
+            )
+        self.hidden.clear()
 
 
 def _write_violations(paths: list[str], check: Validator) -> None:
@@ -226,11 +281,11 @@ def _write_violations(paths: list[str], check: Validator) -> None:
     for name in paths:
         archive = Path(name)
         if not is_archive(archive):
-            err.print(f"[red]--violations needs an archive; {name} is not one")
+            err.print(f"[red]--violations needs an archive; {escape(name)} is not one")
             raise typer.Exit(2)
         reports = (r for r in check([name]) if isinstance(r, RecordReport))
         replace_table(archive, "violations", violation_batches(reports), VIOLATIONS)
-        err.print(f"wrote {archive / 'violations'}")
+        err.print(f"wrote {escape(str(archive / 'violations'))}")
 
 
 def _print_diagnostic(diagnostic: Diagnostic, output: str) -> None:
@@ -263,20 +318,23 @@ def replay(
     from recordkit.view.model import record_model
     from recordkit.view.terminal import show_deal
 
-    raw = _nth_record(path, record)
+    raw, notes = _nth_record(path, record)
     report = validate_record(raw, Settings(strict=False))
-    for diagnostic in report.diagnostics:
+    for diagnostic in notes + report.diagnostics:
         if diagnostic.location.deal in (None, deal):
             _print_diagnostic(diagnostic, "text")
     if report.record is None:
         raise typer.Exit(2)
-    deals = report.record.deals
+    model = record_model(report, raw.data, only=deal)
+    deals = model["deals"]
+    if not model["cards"]:  # no table: the options or the players are wrong
+        err.print("[red]the record's options or players leave nothing to replay (see the errors above)")
+        raise typer.Exit(2)
     if not 1 <= deal <= len(deals):
         err.print(f"[red]the record has {len(deals)} deal(s); there is no deal {deal}")
         raise typer.Exit(2)
-    model = record_model(report, only=deal)
-    if not model["deals"]:
-        err.print("[red]the record's options or players leave nothing to replay (see the errors above)")
+    if deals[deal - 1]["kind"] == "unread":
+        err.print(f"[red]deal {deal} cannot be read, so it cannot be replayed (see the errors above)")
         raise typer.Exit(2)
     show_deal(out, model, deal, hands)
     failed = any(d.severity == Severity.ERROR and d.location.deal == deal for d in report.diagnostics)
@@ -292,48 +350,67 @@ def view(
         typer.Option("--output", "-o", help="The page to write; the record's name with .html by default."),
     ] = None,
     record: Annotated[int, typer.Option(help="Record number in the file, from 1.")] = 1,
+    lenient: Annotated[
+        bool, typer.Option("--lenient", help="Unknown keys are warnings; warnings do not fail.")
+    ] = False,
 ) -> None:
     """Write one self-contained HTML page of a record: the score sheet, and each deal as the table
     seen from above, trick by trick (buttons and arrow keys), with every diagnostic pinned to its
     card, call or score. No network: it opens from a file or an e-mail attachment.
-    Exit status: 0 clean, 1 errors found (the page is written and shows them), 2 input unusable.
+
+    A part with an unknown key is shown all the same, the key pinned as an error (--lenient: a warning).
+    Exit status as for validate: 0 clean, 1 violations found, shown in the page (warnings too, strictly).
+    2 input unusable.
 
     Example: recordkit view samples/french-tarot/club-evening-4p.json --deal 1 -o evening.html
     """
     from recordkit.sources import write_atomic
-    from recordkit.validate import Settings, validate_record
-    from recordkit.view.model import record_model
+    from recordkit.view.model import record_model, view_report
     from recordkit.view.page import render
 
-    raw = _nth_record(path, record)
-    report = validate_record(raw, Settings(strict=False))
+    raw, notes = _nth_record(path, record)
+    report = view_report(raw, strict=not lenient)
+    report.diagnostics = notes + report.diagnostics
     if report.record is None:
         for diagnostic in report.diagnostics:
             _print_diagnostic(diagnostic, "text")
         raise typer.Exit(2)
-    if deal is not None and not 1 <= deal <= len(report.record.deals):
-        err.print(f"[red]the record has {len(report.record.deals)} deal(s); there is no deal {deal}")
+    model = record_model(report, raw.data)
+    if deal is not None and not 1 <= deal <= len(model["deals"]):
+        err.print(f"[red]the record has {len(model['deals'])} deal(s); there is no deal {deal}")
         raise typer.Exit(2)
     target = output if output is not None else path.with_suffix(".html")
-    write_atomic(target, render(record_model(report), deal))
-    faults = sum(d.severity == Severity.ERROR for d in report.diagnostics)
-    err.print(f"wrote {target}" + (f" ({faults} error(s) pinned in it)" if faults else ""))
-    raise typer.Exit(1 if faults else 0)
+    write_atomic(target, render(model, deal))
+    errors = sum(d.severity == Severity.ERROR for d in report.diagnostics)
+    warnings = sum(d.severity == Severity.WARNING for d in report.diagnostics)
+    pinned = ", ".join(
+        f"{count} {kind}" for count, kind in ((errors, "error(s)"), (warnings, "warning(s)")) if count
+    )
+    err.print(f"wrote {escape(str(target))}" + (f" ({pinned} pinned in it)" if pinned else ""))
+    raise typer.Exit(1 if errors or (warnings and not lenient) else 0)
 
 
-def _nth_record(path: Path, number: int) -> RawRecord:
-    """Record number `number` (from 1) of a file; exit 2 if it has none or it cannot be read."""
+def _nth_record(path: Path, number: int) -> tuple[RawRecord, list[Diagnostic]]:
+    """Record number `number` (from 1) of a file, and the warnings about the file met before it
+    (a byte-order mark, skipped as every reader skips it); exit 2 if it has none or it cannot be
+    read."""
     from recordkit.reading import read_records
     from recordkit.sources import parsed
 
-    for index, raw in enumerate(read_records(path), start=1):
+    notes: list[Diagnostic] = []
+    index = 0
+    for raw in read_records(path):
         item = parsed(raw)
+        if isinstance(item, Diagnostic) and item.severity != Severity.ERROR:
+            notes.append(item)
+            continue
+        index += 1
         if index == number:
             if isinstance(item, Diagnostic):
                 _print_diagnostic(item, "text")
                 raise typer.Exit(2)
-            return item
-    err.print(f"[red]{path} has no record {number}")
+            return item, notes
+    err.print(f"[red]{escape(str(path))} has no record {number}")
     raise typer.Exit(2)
 
 
@@ -388,7 +465,7 @@ def generate(
 
     ruleset = RULESETS.get(game)
     if ruleset is None:
-        err.print(f"[red]unknown game {game!r}; recordkit knows: {', '.join(RULESETS)}")
+        err.print(f"[red]unknown game {escape(repr(game))}; recordkit knows: {', '.join(RULESETS)}")
         raise typer.Exit(2)
     options = _options(option or [], variant, ruleset)
     games = []
@@ -426,7 +503,7 @@ def generate(
         sys.stdout.write(text)
     else:
         write_atomic(out_path, text.encode())
-        err.print(f"wrote {records} record(s) to {out_path}")
+        err.print(f"wrote {records} record(s) to {escape(str(out_path))}")
 
 
 def _options(pairs: list[str], variant: str | None, ruleset: Any) -> dict[str, Any]:
@@ -520,7 +597,7 @@ def convert(
                 report = from_archive(Path(sources[0]), output, tally)
             for diagnostic in report.skipped:
                 err.print(f"[red]{escape(diagnostic.text())}")
-            err.print(f"wrote {report.records} record(s) to {output}")
+            err.print(f"wrote {report.records} record(s) to {escape(str(output))}")
             if report.skipped:
                 raise typer.Exit(2)
             return
@@ -542,7 +619,7 @@ def convert(
         raise typer.Exit(2) from None
     skipped = _skipped(report.skipped)
     err.print(
-        f"wrote {report.records} record(s), {report.deals} deal(s) to {output}"
+        f"wrote {report.records} record(s), {report.deals} deal(s) to {escape(str(output))}"
         + (f"; skipped {skipped} (recordkit validate shows why)" if skipped else "")
     )
 
@@ -599,8 +676,9 @@ def _import(source: str, logs: list[str], output: Path, keep_invalid: bool) -> N
     found = list(records(paths, name=str(output)))
     imported = [item for item in found if not isinstance(item, Diagnostic)]
     unreadable = [item for item in found if isinstance(item, Diagnostic)]
+    printer = Printer("text")
     for diagnostic in unreadable:
-        _print_diagnostic(diagnostic, "text")
+        printer.show(diagnostic)
     if not imported:
         err.print(f"[red]no log could be read ({len(unreadable)} unreadable); nothing written")
         raise typer.Exit(2)
@@ -614,7 +692,8 @@ def _import(source: str, logs: list[str], output: Path, keep_invalid: bool) -> N
         diagnostics = report.diagnostics if isinstance(report, RecordReport) else [report]
         for diagnostic in diagnostics:
             counts[diagnostic.severity] += 1
-            _print_diagnostic(diagnostic, "text")
+            printer.show(diagnostic)
+    printer.finish()
     skipped = _skipped(written.skipped)
     logs_read = len(paths) - len(unreadable)
     failed = counts[Severity.ERROR] + counts[Severity.WARNING] > 0
@@ -651,7 +730,7 @@ def _convert_records(sources: list[str], output: Path) -> None:
     for diagnostic in skipped:
         err.print(f"[red]{escape(diagnostic.text())}")
     err.print(
-        f"wrote {written} record(s) to {output}"
+        f"wrote {written} record(s) to {escape(str(output))}"
         + (f"; {len(skipped)} error(s) kept records out" if skipped else "")
     )
     if skipped:
@@ -682,8 +761,10 @@ STATS_EXTRA = "pip install 'recordkit[stats]'"
 def stats(path: Annotated[Path, typer.Argument(help="An archive, or a record file or directory.")]) -> None:
     """Summarise an archive or record files with DuckDB: games, deals, contracts, success rates, scores.
 
-    Record files are converted first, leaving out the records that do not validate. Needs DuckDB:
-    pip install 'recordkit\\[stats]'.
+    Record files are converted first, leaving out the records that do not validate.
+    A damaged archive (a file not the one recordkit wrote, by its SHA-256; counts that disagree)
+    gives what is wrong, as validate says it, and no figures: exit status 2.
+    Needs DuckDB: pip install 'recordkit\\[stats]'.
 
     Example: recordkit stats out/archive
     """
@@ -691,9 +772,14 @@ def stats(path: Annotated[Path, typer.Argument(help="An archive, or a record fil
 
     from recordkit.archive import ArchiveError
 
-    archive_stats = _stats_query()
+    archive_stats, untrusted = _stats_query()
     try:
         figures = _figures(path, archive_stats)
+    except untrusted as error:
+        for diagnostic in error.problems:
+            _print_diagnostic(diagnostic, "text")
+        err.print(f"[red]{escape(str(error))}")
+        raise typer.Exit(2) from None
     except ArchiveError as error:
         err.print(f"[red]{escape(str(error))}")
         raise typer.Exit(2) from None
@@ -705,20 +791,21 @@ def stats(path: Annotated[Path, typer.Argument(help="An archive, or a record fil
         for column in columns:
             view.add_column(column)
         for row in rows:
-            view.add_row(*("n/a" if value is None else str(value) for value in row))
+            view.add_row(*("n/a" if value is None else escape(str(value)) for value in row))
         out.print(view)
 
 
-def _stats_query() -> Callable[[Path], Any]:
-    """`archive_stats`, or exit 2 naming the extra to install when DuckDB is missing."""
+def _stats_query() -> tuple[Callable[[Path], Any], type[UntrustedArchiveError]]:
+    """`archive_stats` and the error it refuses a damaged archive with, or exit 2 naming the
+    extra to install when DuckDB is missing."""
     try:
         import duckdb  # noqa: F401  (the optional dependency, tried first so as to name it)
 
-        from recordkit.archive.stats import archive_stats
+        from recordkit.archive.stats import UntrustedArchiveError, archive_stats
     except ImportError:
         err.print(f"recordkit stats needs DuckDB, which is not installed: {STATS_EXTRA}", markup=False)
         raise typer.Exit(2) from None
-    return archive_stats
+    return archive_stats, UntrustedArchiveError
 
 
 def _figures(path: Path, archive_stats: Callable[[Path], Any]) -> Any:
@@ -752,7 +839,7 @@ def schema(
     from recordkit.schema import write_schemas
 
     for path in write_schemas(directory):
-        err.print(f"wrote {path}")
+        err.print(f"wrote {escape(str(path))}")
 
 
 @app.command()
@@ -796,7 +883,7 @@ def record(
     Example: recordkit record french-tarot --players Anne,Bruno,Claire,Denis --out game.json
     """
     from recordkit.games import RULESETS
-    from recordkit.recorder.terminal import Session, open_recorder
+    from recordkit.recorder.terminal import Session, open_recorder, read_line
 
     ruleset = RULESETS.get(game)
     options = _options(option or [], variant, ruleset) if ruleset is not None else {}
@@ -812,7 +899,7 @@ def record(
         err.print(escape(note))
     session = Session(recorder, out_path, out, deals, random_deal, echo=not sys.stdin.isatty())
     try:
-        code = session.run(input)
+        code = session.run(read_line)
     finally:
         recorder.close()
     raise typer.Exit(code)

@@ -76,7 +76,7 @@ def loads(text: str | bytes) -> RecordBase:
     (a deal that does not fit the format); the rules of its game are not checked."""
     content = _bytes(text)
     if looks_like_text(content):
-        return _one(text_sources(content.decode(), None))
+        return _one(_text_sources(content))
     if len(content) > MAX_RECORD_BYTES:
         raise RecordError([too_large(Location())])
     try:
@@ -90,7 +90,7 @@ def loads_all(text: str | bytes) -> Iterator[RecordBase]:
     """Every record of a text, in order: a list of records, or JSON lines (one record a line)."""
     content = _bytes(text)
     if looks_like_text(content):
-        return _records(text_sources(content.decode(), None))
+        return _records(_text_sources(content))
     stream = io.BytesIO(content)
     if content.lstrip(b" \t\r\n")[:1] == b"[":
         return _records(json_file_records(stream, None))
@@ -166,6 +166,35 @@ def _record(raw: RawRecord) -> RecordBase:
     if report.record is None or unreadable:
         raise RecordError(unreadable or [d for d in report.diagnostics if d.severity == Severity.ERROR])
     return report.record
+
+
+def _text_sources(content: bytes) -> Iterable[Source]:
+    """The records of a text in the notation, or why it cannot be read: bytes that are not UTF-8
+    (a UTF-16 file's, say) are no text recordkit reads, in the notation or as JSON."""
+    try:
+        text = content.decode()
+    except UnicodeDecodeError as error:
+        return [_not_utf8(content, error)]
+    return text_sources(text, None)
+
+
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+"""The byte-order marks a UTF-16 text starts with (Windows' "Unicode" files)."""
+
+
+def _not_utf8(content: bytes, error: UnicodeDecodeError) -> Diagnostic:
+    """RECORD-BAD-JSON for a text that is not UTF-8, at the line and column (in bytes) of the
+    first byte that cannot be read; a UTF-16 text is named as such, since saving it as UTF-8 is
+    the remedy."""
+    line = content.count(b"\n", 0, error.start) + 1
+    column = error.start - content.rfind(b"\n", 0, error.start)
+    message = (
+        "the text is UTF-16, not UTF-8: save it as UTF-8"
+        if content.startswith(UTF16_BOMS)
+        else f"the text is not UTF-8 at line {line}, column {column}: a record is UTF-8 JSON or "
+        "text in the notation"
+    )
+    return Diagnostic("RECORD-BAD-JSON", Severity.ERROR, message, Location(line=line), rule="format.json")
 
 
 def _bytes(text: str | bytes) -> bytes:

@@ -420,3 +420,84 @@ def test_checksums_are_of_the_files_as_written(archive: Path) -> None:
         "french-tarot": {"games": 3, "deals": 6},
         "joffre": {"games": 2, "deals": 4},
     }
+
+
+# --- files changed since recordkit wrote them (issue 33) ------------------------------------------
+
+
+def trust(archive: Path, path: Path) -> None:
+    """Make the manifest's checksum of a file the file's own (as a tool hiding its change would)."""
+    manifest = manifest_of(archive)
+    manifest["checksums"]["part-00000"][str(path.relative_to(archive))] = hashlib.sha256(
+        path.read_bytes()
+    ).hexdigest()
+    write_manifest(archive, manifest)
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value"), [("games", "n_deals", -5), ("scores", "score", 0), ("deals", "made", None)]
+)
+def test_stats_refuses_a_file_changed_since_it_was_written(
+    archive: Path, table: str, column: str, value: Any
+) -> None:
+    """Issue 33: `n_deals = -5` gave negative deal counts and zeroed scores an average of 0.0,
+    exit 0: stats now checks the manifest's checksums of the files it reads, as validation does."""
+    path = archive / table / TAROT / "part-00000.parquet"
+    for row in range(2):
+        rewrite(path, column, row, value)
+    result = invoke("stats", str(archive))
+    assert result.exit_code == invoke("validate", str(archive)).exit_code == 2
+    assert (
+        f"{table}/{TAROT}/part-00000.parquet: error ARCHIVE-UNREADABLE: changed since recordkit wrote it"
+        in (result.output)
+    )
+    assert "no figures are given" in result.output and "Games" not in result.output
+
+
+def test_stats_refuses_counts_of_deals_that_disagree_even_with_the_checksum_made_to_match(
+    archive: Path,
+) -> None:
+    path = archive / "games" / TAROT / "part-00000.parquet"
+    rewrite(path, "n_deals", 0, -5)
+    trust(archive, path)
+    result = invoke("stats", str(archive))
+    assert result.exit_code == 2 and "record 1: error ARCHIVE-UNREADABLE: n_deals is -5, but the deals" in (
+        result.output
+    )
+
+
+def test_validate_reports_a_derived_table_changed_since_it_was_written(archive: Path) -> None:
+    """Issue 33: the records validate from their JSON, but a calls, plays, tricks or scores file
+    no longer the one recordkit wrote said nothing; it is now reported (exit 2, as damage)."""
+    assert invoke("validate", str(archive)).exit_code == 0
+    for table in ("calls", "plays", "tricks", "scores"):
+        path = archive / table / "game=joffre" / "part-00000.parquet"
+        shutil.copy(path, path.with_suffix(".keep"))
+        pq.write_table(pq.read_table(path).slice(1), path)  # a row dropped
+        result = invoke("validate", str(archive))
+        assert result.exit_code == 2, table
+        assert f"{table}/game=joffre/part-00000.parquet: error ARCHIVE-UNREADABLE: changed" in result.output
+        assert "5 record(s), 10 deal(s): 1 error(s)" in result.output
+        shutil.move(path.with_suffix(".keep"), path)
+
+
+def test_a_deals_file_without_deal_json_is_reported_by_validate_as_by_the_others(tmp_path: Path) -> None:
+    """Issue 33: with its checksum made to match, a deals file without `deal_json` gave KeyError
+    in `validate` (of records the columns do not prove: here a wrong score)."""
+    wrong = generated(4, 1, deals=2)
+    wrong["deals"][0]["result"]["scores"][0] += 1
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(orjson.dumps(wrong) + b"\n" + orjson.dumps(generated(4, 2, deals=2)) + b"\n")
+    to_archive([str(source)], tmp_path / "archive", valid_only=False)
+    archive = tmp_path / "archive"
+    path = archive / "deals" / TAROT / "part-00000.parquet"
+    pq.write_table(pq.read_table(path).drop_columns(["deal_json"]), path)
+    trust(archive, path)
+    for args in (
+        ["validate", str(archive)],
+        ["convert", str(archive), str(tmp_path / "o.jsonl")],
+        ["stats", str(archive)],
+    ):
+        result = invoke(*args)
+        assert result.exit_code == 2 and "has no column 'deal_json'" in result.output, (args, result.output)
+        assert "KeyError" not in result.output

@@ -129,3 +129,43 @@ def test_generate_variant_shorthand(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text().splitlines()[0])["options"]["variant"] == "maine"
     assert runner.invoke(app, ["validate", str(out)]).exit_code == 0
+
+
+def test_a_file_prints_at_most_its_first_diagnostics_and_counts_the_rest(tmp_path: Path) -> None:
+    """Issue 33: a file of 200,000 bad lines printed 200,000 diagnostics (29 MB). As text, each
+    file prints its first FILE_SHOWN and one line counting the rest; the summary, the exit status
+    and `--format jsonl` keep every one."""
+    from recordkit.cli import FILE_SHOWN
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"{not json\n" * (FILE_SHOWN + 1_500))
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(b"[]\n" * 3)
+    result = runner.invoke(app, ["validate", str(bad), str(other)])
+    assert result.exit_code == 2
+    lines = result.stdout.splitlines()
+    assert sum("RECORD-BAD-JSON" in line for line in lines) == FILE_SHOWN
+    assert f"{bad}: and 1,500 more diagnostic(s) (only the first 1,000 of a file are printed" in result.stdout
+    assert sum("RECORD-SCHEMA" in line for line in lines) == 3 and len(lines) == FILE_SHOWN + 1 + 3
+    assert f"{FILE_SHOWN + 1_503} error(s)" in result.output
+    machine = runner.invoke(app, ["validate", "--format", "jsonl", str(bad), str(other)])
+    assert machine.exit_code == 2 and len(machine.stdout.splitlines()) == FILE_SHOWN + 1_503
+
+
+def test_paths_that_look_like_markup_are_printed_as_written(tmp_path: Path) -> None:
+    """Issue 33: a path holding `[bold]…[/]` was read as rich markup (and `[/]` alone ended the
+    command with rich's MarkupError)."""
+    folder = tmp_path / "[bold]club[" / "[red]x"
+    folder.mkdir(parents=True)
+    record = folder / "]evening[/].json"
+    result = runner.invoke(app, ["generate", "joffre", "--out", str(record)])
+    assert result.exit_code == 0 and f"to {record}" in result.output, result.output
+    result = runner.invoke(app, ["view", str(record)])
+    assert result.exit_code == 0 and f"wrote {record.with_suffix('.html')}" in result.output, result.output
+    result = runner.invoke(app, ["replay", str(record), "--record", "2"])
+    assert result.exit_code == 2 and f"{record} has no record 2" in result.output, result.output
+    output = folder / "[/]back.jsonl"
+    result = runner.invoke(app, ["convert", str(record), str(output)])
+    assert result.exit_code == 0 and f"to {output}" in result.output, result.output
+    result = runner.invoke(app, ["schema", str(folder / "[/]schema")])
+    assert result.exit_code == 0 and f"{folder}/[/]schema/" in result.output, result.output

@@ -165,6 +165,25 @@ def test_a_byte_order_mark_is_skipped_with_a_warning(tmp_path: Path, name: str) 
     assert to_archive([str(path)], tmp_path / "archive").skipped == []
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"\xff", "not UTF-8 at line 1, column 1"),
+        (b"[\xff]", "not UTF-8 at line 1, column 2"),
+        (b"# a remark\n\xe9t\xe9\n", "not UTF-8 at line 2, column 1"),
+        (record_text().decode().encode("utf-16"), "UTF-16, not UTF-8"),
+        (jsonread.BOM + b"\xff", "not UTF-8 at line 1, column 1"),
+    ],
+)
+def test_bytes_that_are_not_utf8_are_a_record_error(content: bytes, said: str) -> None:
+    """Issue 33: `loads` and `loads_all` of bytes neither JSON nor UTF-8 raised UnicodeDecodeError."""
+    for read in (recordkit.loads, lambda text: list(recordkit.loads_all(text))):
+        with pytest.raises(recordkit.RecordError) as raised:
+            read(content)
+        (diagnostic,) = raised.value.diagnostics
+        assert diagnostic.code == "RECORD-BAD-JSON" and said in diagnostic.message
+
+
 def test_the_summary_counts_a_broken_line_as_an_unreadable_record(tmp_path: Path) -> None:
     lines = [record_text()] * 5
     lines.insert(2, b'{"format": "recordkit",')

@@ -225,3 +225,57 @@ def test_validate_and_convert_read_logs_with_from(tmp_path: Path) -> None:
     assert (tmp_path / "a" / "_recordkit.json").is_file()
     result = runner.invoke(app, ["import", "pbn", str(DATA / "generated"), "--out", str(tmp_path / "x.json")])
     assert result.exit_code == 2 and "tarotclub" in result.output
+
+
+def hostile_log(name: str, tmp_path: Path) -> tuple[Path, str]:
+    """A generated log made hostile at one place (issue 33), and the key the import must name."""
+    log = orjson.loads((DATA / "generated" / "4p-deal01.json").read_bytes())
+    end_of_deal = orjson.loads((DATA / "generated" / "4p-deal02-end-of-deal.json").read_bytes())
+    kind, _, size = name.partition(":")
+    if kind in ("oudlers", "points"):
+        text = orjson.dumps({**end_of_deal, kind: int(size)})
+        key = kind
+    elif kind == "dog-cards":
+        text = orjson.dumps({**log, "deal_info": {**log["deal_info"], "dog": ";".join(["01-S"] * int(size))}})
+        key = "deal_info.dog"
+    else:  # a value nested `size` levels deep (orjson reads 1,024; its writer stops at 255)
+        info = {**log["deal_info"], kind: "@"}
+        deep = b"[" * int(size) + b'"x"' + b"]" * int(size)
+        text = orjson.dumps({**log, "deal_info": info}).replace(b'"@"', deep)
+        key = f"deal_info.{kind}"
+    path = tmp_path / f"{kind}.json"
+    path.write_bytes(text)
+    return path, key
+
+
+HOSTILE = [
+    *(
+        f"{key}:{depth}"
+        for key in ("taker", "dog", "attack_handle", "defense_handle")
+        for depth in (255, 1000)
+    ),
+    "oudlers:10000000000",
+    "points:-10000000000",
+    "dog-cards:101",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_value_is_a_diagnostic_at_its_key_and_the_other_logs_are_read(
+    name: str, tmp_path: Path
+) -> None:
+    """Issue 33: a value nested 255 to 1,024 levels deep in a place, the dog or a poignée (orjson's
+    TypeError), an EndOfDeal count beyond 10^9 or a dog of 101 cards (pydantic's ValidationError)
+    escaped `import` and `validate --from`."""
+    path, key = hostile_log(name, tmp_path)
+    found = read_log(path)
+    assert isinstance(found, Diagnostic) and found.code == "IMPORT-TAROTCLUB", found
+    assert (found.location.file, found.location.path) == (str(path), key)
+    good = str(REAL / "01-T_lasttrickbydefense_game_lost.json")
+    result = runner.invoke(app, ["import", "tarotclub", str(path), good, "--out", str(tmp_path / "o.json")])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2 and f"{path}: error IMPORT-TAROTCLUB" in result.output
+    assert "read 1 tarotclub log(s) (1 unreadable)" in result.output
+    result = runner.invoke(app, ["validate", "--from", "tarotclub", str(path), good])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2 and f"{key}:" in result.output and "2 file(s), 1 record(s)" in result.output

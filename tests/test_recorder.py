@@ -231,6 +231,31 @@ def test_a_torn_last_line_is_dropped_with_a_warning(tmp_path: Path) -> None:
     assert state_of(again) == after and again.warnings == []
 
 
+def test_a_byte_order_mark_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    """Issue 33: a journal saved by an editor that writes a byte-order mark was refused ("not a
+    recordkit journal"), where every other input warns and reads on."""
+    journal = tmp_path / "game.journal"
+    rng = random.Random(4)
+    rec = Recorder("joffre", players(4), journal=journal)
+    rec.deal_random(rng)
+    rec.act(choose(rec, rng))
+    reached = state_of(rec)
+    rec.close()
+    journal.write_bytes(b"\xef\xbb\xbf" + journal.read_bytes())
+    resumed = Recorder.resume(journal)
+    assert state_of(resumed) == reached
+    assert len(resumed.warnings) == 1 and "byte-order mark" in resumed.warnings[0]
+    resumed.act(choose(resumed, rng))
+    after = state_of(resumed)
+    resumed.close()
+    with journal.open("ab") as handle:
+        handle.write(b'{"act": "pa')  # torn after the mark: cut off at the right place
+    again = Recorder.resume(journal)
+    assert state_of(again) == after and len(again.warnings) == 2
+    again.close()
+    assert state_of(Recorder.resume(journal)) == after
+
+
 def test_journal_problems_are_clear_errors(tmp_path: Path) -> None:
     """Not a journal, a damaged entry, an existing journal: plain errors, never a traceback."""
     journal = tmp_path / "game.journal"
@@ -618,6 +643,73 @@ def test_the_full_check_at_the_end_is_reported_as_the_validator_gives_it() -> No
     assert rec.deals[0].steps[-1].reported == found
     assert [same(d) for d in findings(rec.record())] == [same(d) for d in found]
     assert rec.undo() == f"{last!r} is taken back" and rec.flags == []
+
+
+def taker_discards(hands: dict[str, Any] | None = None, **options: Any) -> Recorder:
+    """A French Tarot deal typed without some of its cards (`hands`: the fields given), seat 1
+    taking a petite: the discard is next."""
+    rec = Recorder("french-tarot", players(4), options)
+    rec.deal(**(hands or {}))
+    for call in ("petite", "pass", "pass", "pass"):
+        rec.act(call)
+    return rec
+
+
+def refused_codes(rec: Recorder, card: str) -> list[tuple[str, str | None]]:
+    """The codes and rules a card typed into the discard is refused with, the record unchanged."""
+    before = dumps(rec.record())
+    with pytest.raises(RefusedError) as refused:
+        rec.act(card)
+    assert dumps(rec.record()) == before
+    return [(d.code, d.rule) for d in refused.value.diagnostics]
+
+
+def test_a_king_or_a_bout_in_the_discard_is_refused_without_the_hands() -> None:
+    """tarot.discard.king, tarot.discard.bout: a King, or a bout, in the discard is illegal
+    whatever the hands, so with no hand given it is refused at once, the first card of the discard
+    as any other (issue 33: SK was taken, "found by the full check", and the record saved then
+    failed); the saved record validates with notes only. Under `source_permissive` a King goes."""
+    rec = taker_discards()
+    assert refused_codes(rec, "SK") == [("TAROT-DISCARD-KING", "tarot.discard.king")]
+    for bout in ("T21", "EX", "T1"):
+        assert refused_codes(rec, bout) == [("TAROT-DISCARD-BOUT", "tarot.discard.bout")]
+    assert rec.act("S1 S2 S3 S4 S5 S6") == [] and rec.flags == []
+    assert all(d.severity == Severity.INFO for d in recordkit.validate(rec.record()))
+    assert refused_codes(taker_discards(), "T21") == [("TAROT-DISCARD-BOUT", "tarot.discard.bout")]
+    permissive = taker_discards(discard_policy="source_permissive")
+    assert permissive.act("SK") == []
+    assert refused_codes(permissive, "EX") == [("TAROT-DISCARD-BOUT", "tarot.discard.bout")]
+
+
+def test_a_king_in_the_discard_is_refused_at_the_prompt(tmp_path: Path) -> None:
+    """tarot.discard.king at the prompt, no hand given: SK is refused with the rule, the next card
+    taken, and the record saved validates (exit 0) without the King."""
+    out = tmp_path / "evening.json"
+    command = [sys.executable, "-m", "recordkit", "record", "french-tarot", "--players", ",".join(players(4))]
+    lines = ["petite", "pass", "pass", "pass", "SK", "S1", "quit"]
+    done = subprocess.run(
+        [*command, "--out", str(out)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "refused: TAROT-DISCARD-KING [tarot.discard.king]: the taker discarded SK" in done.stdout
+    assert "found by the full check" not in done.stdout
+    assert recordkit.load(out).deals[0].discard == "S1"
+
+
+def test_a_trump_in_the_discard_waits_for_the_takers_cards() -> None:
+    """tarot.discard.trump: whether a trump may go depends on the taker's plain cards, so with his
+    hand not given a trump is taken (a later card of his may prove him wrong); with his hand given
+    and plain cards to spare it is refused at once."""
+    rec = Recorder("french-tarot", players(4))
+    dealt = rec.ruleset.deal_random(rec.table, 0, random.Random(5))  # seat 1: 13 plain cards
+    assert dealt.hands is not None
+    assert taker_discards().act("T6") == []
+    mine = {"hands": [None, dealt.hands[1], None, None]}
+    assert refused_codes(taker_discards(mine), "T6") == [("TAROT-DISCARD-TRUMP", "tarot.discard.trump")]
 
 
 def test_a_deal_without_hands_resumes_undoes_and_keeps_irregularities(tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ def test_the_page_is_self_contained_and_holds_the_model(tmp_path: Path) -> None:
     assert data["open"] == 2
     item = parsed(next(iter(read_records(Path(RECORD)))))
     assert isinstance(item, RawRecord)
-    model = record_model(validate_record(item, Settings(strict=False)))
+    model = record_model(validate_record(item, Settings(strict=False)), item.data)
     assert data["model"]["summary_fields"] == list(SUMMARY_FIELDS)
     for packed, deal in zip(data["model"]["deals"], model["deals"], strict=True):
         assert unpacked_hands(packed) == [trick["hands"] for trick in deal.get("tricks", [])]
@@ -89,3 +89,84 @@ def test_every_sample_gives_a_page(tmp_path: Path) -> None:
         result = runner.invoke(app, ["view", str(path), "-o", str(out)])
         assert result.exit_code == 0, (path, result.output)
         assert embedded(out.read_text(encoding="utf-8"))["model"]["deals"]
+
+
+def record_with(tmp_path: Path, change: Any, name: str = "record.json") -> Path:
+    """The club evening (5 deals) changed in place by `change`, written to a file."""
+    data = json.loads(Path(RECORD).read_text(encoding="utf-8"))
+    change(data)
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def page_model(path: Path) -> dict[str, Any]:
+    """The model a page written by `view` embeds."""
+    return embedded(path.read_text(encoding="utf-8"))["model"]  # type: ignore[no-any-return]
+
+
+def severities(model: dict[str, Any], code: str) -> list[str]:
+    """The severities of a code's diagnostics in a page's model, the record's and its deals'."""
+    found = model["diagnostics"] + [d for deal in model["deals"] for d in deal["diagnostics"]]
+    return [d["severity"] for d in found if d["code"] == code]
+
+
+def test_an_unknown_key_shows_the_deals_and_fails_as_validate_does(tmp_path: Path) -> None:
+    """Issue 33: one unknown key (in a deal, or in the record) gave a page of 0 deals, no
+    diagnostic and exit 0; `replay` said "the record has 0 deal(s)"."""
+    in_deal = record_with(tmp_path, lambda d: d["deals"][1].update(foo=1), "in-deal.json")
+    in_record = record_with(tmp_path, lambda d: d.update(foo=1), "in-record.json")
+    for path in (in_deal, in_record):
+        out = tmp_path / "page.html"
+        strict = runner.invoke(app, ["view", str(path), "-o", str(out)])
+        assert strict.exit_code == runner.invoke(app, ["validate", str(path)]).exit_code == 1, strict.output
+        assert "1 error(s) pinned" in strict.output
+        model = page_model(out)
+        assert len(model["deals"]) == 5 and all(deal["kind"] == "played" for deal in model["deals"])
+        assert severities(model, "RECORD-UNKNOWN-KEY") == ["error"]
+        lenient = runner.invoke(app, ["view", "--lenient", str(path), "-o", str(out)])
+        assert lenient.exit_code == runner.invoke(app, ["validate", "--lenient", str(path)]).exit_code == 0
+        assert "1 warning(s) pinned" in lenient.output
+        model = page_model(out)
+        assert len(model["deals"]) == 5 and severities(model, "RECORD-UNKNOWN-KEY") == ["warning"]
+        replayed = runner.invoke(app, ["replay", str(path), "--deal", "2"])
+        assert replayed.exit_code == 0 and "RECORD-UNKNOWN-KEY" in replayed.output, replayed.output
+        assert "scores by the rules" in replayed.output
+
+
+def test_a_deal_that_cannot_be_read_is_shown_unread_among_the_others(tmp_path: Path) -> None:
+    """A deal of the wrong shape used to leave the page with no deals at all."""
+    path = record_with(tmp_path, lambda d: d["deals"][1].update(dealer="x"))
+    out = tmp_path / "page.html"
+    result = runner.invoke(app, ["view", str(path), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    kinds = [deal["kind"] for deal in page_model(out)["deals"]]
+    assert kinds == ["played", "unread", "played", "played", "played"]
+    assert [d["code"] for d in page_model(out)["deals"][1]["diagnostics"]] == ["RECORD-SCHEMA"]
+    assert runner.invoke(app, ["replay", str(path), "--deal", "3"]).exit_code == 0
+    result = runner.invoke(app, ["replay", str(path), "--deal", "2"])
+    assert result.exit_code == 2 and "deal 2 cannot be read" in result.output
+
+
+def test_a_byte_order_mark_is_a_warning_for_view_and_replay(tmp_path: Path) -> None:
+    """Issue 33: every reader skips a byte-order mark with a warning; view and replay refused the file."""
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + Path(RECORD).read_bytes())
+    out = tmp_path / "page.html"
+    strict = runner.invoke(app, ["view", str(path), "-o", str(out)])
+    assert strict.exit_code == runner.invoke(app, ["validate", str(path)]).exit_code == 1, strict.output
+    assert severities(page_model(out), "FILE-BOM") == ["warning"] and len(page_model(out)["deals"]) == 5
+    assert runner.invoke(app, ["view", "--lenient", str(path), "-o", str(out)]).exit_code == 0
+    replayed = runner.invoke(app, ["replay", str(path)])
+    assert replayed.exit_code == 0 and "FILE-BOM" in replayed.output
+
+
+def test_a_name_that_writes_a_marker_stays_a_name(tmp_path: Path) -> None:
+    """Issue 33: a player named /*MODEL*/ put the page's data into its <title>."""
+    path = record_with(tmp_path, lambda d: d.update(players=["/*MODEL*/", "/*TITLE*/", "<b>&", "Yann"]))
+    out = tmp_path / "page.html"
+    assert runner.invoke(app, ["view", str(path), "-o", str(out)]).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    title = re.search(r"<title>(.*?)</title>", page, re.S)
+    assert title is not None and title.group(1) == "French Tarot: /*MODEL*/, /*TITLE*/, &lt;b&gt;&amp;, Yann"
+    assert page.count('<script id="data"') == 1 and page_model(out)["players"][0] == "/*MODEL*/"

@@ -29,12 +29,12 @@ def _report(data: Any) -> RecordReport:
     return validate_record(RawRecord(data, Location()), Settings(strict=False))
 
 
-def _check_points(report: RecordReport) -> int:
+def _check_points(report: RecordReport, written: Any) -> int:
     """Each deal's running points in the model equal the rules' count: the running sum of
     `Ruleset.trick_shares` trick by trick (and so of `deal_shares`, which the model uses); the
     side totals are the seats' by `declaring_side`. Returns the tricks checked."""
     assert report.record is not None
-    model = record_model(report)
+    model = record_model(report, written)
     ruleset = RULESETS[report.record.game]
     table, _ = ruleset.table(report.record.options, len(report.record.players))
     assert table is not None
@@ -75,14 +75,16 @@ def test_running_points_are_the_rules_count_in_generated_games(
 ) -> None:
     name, players = game
     record = generate_record(RULESETS[name], players, 2, seed, form=form, player="random")  # type: ignore[arg-type]
-    _check_points(_report(orjson.loads(orjson.dumps(to_data(record)))))
+    data = orjson.loads(orjson.dumps(to_data(record)))
+    _check_points(_report(data), data)
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_every_game_has_its_tricks_in_the_model(name: str) -> None:
     ruleset = RULESETS[name]
     record = generate_record(ruleset, ruleset.player_counts[-1], 2, 3)
-    assert _check_points(_report(orjson.loads(orjson.dumps(to_data(record))))) > 0
+    data = orjson.loads(orjson.dumps(to_data(record)))
+    assert _check_points(_report(data), data) > 0
 
 
 def test_running_points_are_the_rules_count_in_the_samples() -> None:
@@ -94,14 +96,14 @@ def test_running_points_are_the_rules_count_in_the_samples() -> None:
                 continue
             report = validate_record(item, Settings(strict=False))
             if report.record is not None:
-                checked += _check_points(report)
+                checked += _check_points(report, item.data)
     assert checked > 100
 
 
 def _sample(path: str, deal: int = 0) -> dict[str, Any]:
     item = parsed(next(iter(read_records(Path(path)))))
     assert isinstance(item, RawRecord)
-    return record_model(validate_record(item, Settings(strict=False)))["deals"][deal]  # type: ignore[no-any-return]
+    return record_model(validate_record(item, Settings(strict=False)), item.data)["deals"][deal]  # type: ignore[no-any-return]
 
 
 def test_excuse_stays_with_its_side() -> None:
@@ -126,7 +128,7 @@ def test_a_diagnostic_is_pinned_to_its_card() -> None:
     path = Path("samples/invalid/french-tarot/TAROT-DISCARD-KING.json")
     item = parsed(next(iter(read_records(path))))
     assert isinstance(item, RawRecord)
-    model = record_model(validate_record(item, Settings(strict=False)))
+    model = record_model(validate_record(item, Settings(strict=False)), item.data)
     pins = {(d["code"], d["pin"]) for deal in model["deals"] for d in deal["diagnostics"]}
     assert ("TAROT-DISCARD-KING", "call") in pins
     orjson.dumps(model)  # JSON-able throughout

@@ -81,7 +81,7 @@ def model_of(record: str) -> dict[str, Any]:
     """The replay model of a record file's first record."""
     item = parsed(next(iter(read_records(Path(record)))))
     assert isinstance(item, RawRecord)
-    return record_model(validate_record(item, Settings(strict=False)))
+    return record_model(validate_record(item, Settings(strict=False)), item.data)
 
 
 def signed(value: float) -> str:
@@ -155,4 +155,28 @@ def test_the_score_sheet_opens_a_deal(browser: BrowserContext, tmp_path: Path) -
     assert "score-sheet line" in page.locator("#deal-title").inner_text()
     page.keyboard.press("Escape")
     assert page.locator("#sheet").is_visible()
+    page.close()
+
+
+def test_hostile_names_are_text_in_the_page(browser: BrowserContext, tmp_path: Path) -> None:
+    """Issue 33: names and comments that write markup, a script's end or a marker of the template
+    show as text; the page runs no script of theirs."""
+    names = [
+        "</script><script>window.hacked=1</script>",
+        "/*MODEL*/",
+        '<img src=x onerror="window.hacked=1">',
+        "[b]&amp;",
+    ]
+    data = json.loads(Path(SAMPLES["french-tarot"]).read_text(encoding="utf-8"))
+    data["players"] = names
+    data["comment"] = data["deals"][0]["comment"] = "<!-- ]]> </title>"
+    record = tmp_path / "hostile.json"
+    record.write_text(json.dumps(data), encoding="utf-8")
+    page = page_of(browser, str(record), tmp_path / "hostile.html")
+    assert page.evaluate("window.hacked") is None
+    assert page.locator("script").count() == 2 and page.locator("img").count() == 0
+    assert page.title() == "French Tarot: " + ", ".join(names)
+    assert [page.locator(f'.seat[data-seat="{s}"] .name').inner_text() for s in range(4)] == [
+        f"{seat}: {name}" for seat, name in enumerate(names)
+    ]
     page.close()

@@ -54,7 +54,7 @@ def test_running_points_are_the_models_in_every_deal(tmp_path: Path) -> None:
         record = to_data(generate_record(RULESETS[name], 4, 3, 11))
         path = tmp_path / f"{name}.json"
         path.write_bytes(orjson.dumps(record))
-        model = record_model(validate_record(RawRecord(record, Location()), Settings(strict=False)))
+        model = record_model(validate_record(RawRecord(record, Location()), Settings(strict=False)), record)
         for deal in model["deals"]:
             shown = [
                 row for row in rows(replay(str(path), "--deal", str(deal["number"]))) if row[0].isdigit()

@@ -21,10 +21,21 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from recordkit.archive.manifest import ArchiveError, Manifest, file_checksum, part_file, read_manifest
-from recordkit.archive.read import Entry, Keyed, count_problems, damage, in_order, joined, unit_entries
+from recordkit.archive.manifest import ArchiveError, Manifest, part_file, read_manifest
+from recordkit.archive.read import (
+    DEALS_COLUMNS,
+    GAMES_COLUMNS,
+    Entry,
+    Keyed,
+    changed_files,
+    count_problems,
+    damage,
+    in_order,
+    joined,
+    unit_entries,
+)
 from recordkit.archive.store import parquet_file
-from recordkit.archive.tables import TABLES
+from recordkit.archive.tables import TABLES, required_tables
 from recordkit.diagnostics import Diagnostic, Location
 from recordkit.games import RULESETS
 from recordkit.quick import clean_header
@@ -56,8 +67,13 @@ def _unit_items(
     archive: Path, manifest: Manifest, part: str, game: str | None, settings: Settings, parse: bool
 ) -> Iterator[Keyed]:
     """The items of one part's files of a game, keyed by game_id: checked by whole columns when
-    the files are recordkit's own, read record by record otherwise."""
-    files = _columnar_files(archive, manifest, part, game)
+    the files are recordkit's own, read record by record otherwise; first, each file changed
+    since recordkit wrote it (its records are validated from their JSON all the same, but the
+    tables analysts query no longer say what the records do)."""
+    changed = changed_files(archive, manifest, part, game, required_tables(manifest.version))
+    for change in changed:
+        yield None, change
+    files = None if changed else _columnar_files(archive, manifest, part, game)
     if files is None:
         for game_id, entry in unit_entries(archive, manifest, part, game):
             yield game_id, _item(archive, entry, parse)
@@ -102,11 +118,13 @@ def _wanted(table: str, game: str | None) -> list[str]:
 
 def _columnar_files(archive: Path, manifest: Manifest, part: str, game: str | None) -> Files | None:
     """A unit's files opened for the columnar check, or None when it must be read record by
-    record: a file recordkit did not write, rows not aligned as the converter writes them, a row
-    group too large to read whole, or a file that cannot be opened (the record path reports it)."""
+    record: a file the manifest keeps no checksum of (those it keeps are checked first, by
+    `changed_files`), rows not aligned as the converter writes them, a row group too large to
+    read whole, or a file that cannot be opened or lacks a column the unit reads (the record path
+    reports it)."""
     try:
         paths = {name: part_file(archive, name, part, game) for name in COLUMNS}
-        if not all(manifest.checksum(part, name, game) == file_checksum(paths[name]) for name in COLUMNS):
+        if any(manifest.checksum(part, name, game) is None for name in COLUMNS):
             return None
         if not all(_typed(paths[name], name, game) for name in COLUMNS):
             return None
@@ -116,12 +134,17 @@ def _columnar_files(archive: Path, manifest: Manifest, part: str, game: str | No
     return files if _aligned(files, game) and _small(files) else None
 
 
+LOSSLESS = {"games": list(GAMES_COLUMNS), "deals": list(DEALS_COLUMNS)}
+"""The columns a unit reads besides the columnar check's: the records, for those not proven."""
+
+
 def _typed(path: Path, table: str, game: str | None) -> bool:
-    """Whether a file has the columns a columnar check reads, each of the table's own type."""
+    """Whether a file has the columns a unit reads (the columnar check's, and the lossless
+    records'), each of the table's own type."""
     schema, expected = parquet_file(path).schema_arrow, TABLES[table]
     return all(
         schema.get_field_index(name) >= 0 and schema.field(name).type == expected.field(name).type
-        for name in _wanted(table, game)
+        for name in {*_wanted(table, game), *LOSSLESS.get(table, [])}
     )
 
 

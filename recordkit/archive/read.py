@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
-from recordkit.archive.manifest import ArchiveError, Manifest, part_file, read_manifest
+from recordkit.archive.manifest import ArchiveError, Manifest, file_checksum, part_file, read_manifest
 from recordkit.archive.store import parquet_file, read_batches
 from recordkit.diagnostics import Diagnostic, Location, Severity
 
@@ -78,6 +78,33 @@ def count_problems(archive: Path, manifest: Manifest) -> Iterator[Diagnostic]:
             f"the manifest counts {manifest.games} record(s) and {manifest.deals} deal(s), but the "
             f"tables hold {totals['games']} and {totals['deals']}",
         )
+
+
+def changed_files(
+    archive: Path, manifest: Manifest, part: str, game: str | None, tables: list[str]
+) -> list[Diagnostic]:
+    """The files of a unit's tables whose SHA-256 is not the one the manifest records for them:
+    changed since recordkit wrote them (by another tool, or damaged), so that their rows may not
+    be the records' any more. A file the manifest records no checksum for (archive version 1) is
+    not judged; one that cannot be opened is left to the readers, which report it."""
+    found = []
+    for table in tables:
+        recorded = manifest.checksum(part, table, game)
+        try:
+            path = part_file(archive, table, part, game)
+            changed = recorded is not None and file_checksum(path) != recorded
+        except (ArchiveError, OSError):
+            continue
+        if changed:
+            found.append(
+                damage(
+                    path,
+                    "changed since recordkit wrote it (its SHA-256 is not the one the manifest "
+                    f"records), so its {table} rows may not be the records' any more; converting "
+                    "the archive back to JSON lines and again rebuilds them",
+                )
+            )
+    return found
 
 
 def in_order(

@@ -8,8 +8,11 @@ from typing import Any
 
 import duckdb
 
+from recordkit.archive.manifest import Manifest
+from recordkit.archive.read import changed_files, count_problems, damage
 from recordkit.archive.store import ArchiveError, read_manifest, table_files
 from recordkit.archive.tables import TABLES, VIOLATIONS
+from recordkit.diagnostics import Diagnostic
 
 
 @dataclass
@@ -66,6 +69,30 @@ GROUP BY ALL ORDER BY ALL
 """The deals with a written score (one each, not one a seat) and the spread of the seats' scores."""
 
 
+QUERIED = ["games", "deals", "scores"]
+"""The tables the figures are drawn from."""
+
+DEALS_DISAGREE = """
+SELECT g.game_id, g.n_deals, coalesce(d.rows, 0) AS rows
+FROM games g LEFT JOIN (SELECT game_id, count(*) AS rows FROM deals GROUP BY game_id) d USING (game_id)
+WHERE g.n_deals IS DISTINCT FROM coalesce(d.rows, 0)
+ORDER BY g.game_id LIMIT 5
+"""
+"""The first games rows whose count of deals is not their deals rows' (a damaged archive whose
+manifest was made to match it, or one of version 1, which keeps no checksums)."""
+
+
+class UntrustedArchiveError(ArchiveError):
+    """An archive whose figures would not be its records': what is wrong, as diagnostics."""
+
+    def __init__(self, archive: Path, problems: list[Diagnostic]) -> None:
+        super().__init__(
+            f"damaged ({len(problems)} problem(s) above; recordkit validate says more), so no figures are given",
+            archive,
+        )
+        self.problems = problems
+
+
 def connect(archive: Path) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with one view per table over the archive's committed parts (each file
     checked first by `table_files`; a table with no file yet is an empty one)."""
@@ -86,10 +113,19 @@ def connect(archive: Path) -> duckdb.DuckDBPyConnection:
 
 def archive_stats(archive: Path) -> Stats:
     """Games and deals by game, how the deals were recorded, contracts with their success rate
-    and score, score spread."""
-    forms = read_manifest(archive).version >= FORMS_VERSION
+    and score, score spread. Every file is checked to be its table's Parquet first (`connect`),
+    then to be the one recordkit wrote (`untrusted`), and the games' counts of deals to be their
+    deals rows': UntrustedArchiveError rather than figures that are wrong."""
+    manifest = read_manifest(archive)
+    forms = manifest.version >= FORMS_VERSION
     try:
         with connect(archive) as connection:
+            problems = untrusted(archive, manifest)
+            if not problems:
+                disagree = connection.execute(DEALS_DISAGREE).fetchall()
+                problems = [_disagreeing(archive, *row) for row in disagree]
+            if problems:
+                raise UntrustedArchiveError(archive, problems)
             return Stats(
                 _rows(connection, GAMES),
                 _rows(connection, FORMS) if forms else None,
@@ -98,6 +134,23 @@ def archive_stats(archive: Path) -> Stats:
             )
     except duckdb.Error:
         raise ArchiveError(f"{archive}: its tables cannot be queried (a file is damaged)") from None
+
+
+def untrusted(archive: Path, manifest: Manifest) -> list[Diagnostic]:
+    """What the manifest says that the files queried do not bear out, as archive validation
+    reports it (spec/ARCHIVE.md, "Damaged archives"): a file changed since recordkit wrote it
+    (its SHA-256), counts of records and deals other than the rows."""
+    problems = list(count_problems(archive, manifest))
+    for part in manifest.parts:
+        for game in manifest.units(part):
+            problems += changed_files(archive, manifest, part, game, QUERIED)
+    return problems
+
+
+def _disagreeing(archive: Path, game_id: int, n_deals: int | None, rows: int) -> Diagnostic:
+    """The diagnostic of a games row whose n_deals is not its deals rows' count."""
+    said = "null" if n_deals is None else str(n_deals)
+    return damage(archive, f"n_deals is {said}, but the deals table holds {rows} deal(s)", game_id)
 
 
 def _rows(connection: duckdb.DuckDBPyConnection, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:

@@ -19,9 +19,10 @@ from typing import Any
 
 import orjson
 
-from recordkit.diagnostics import Diagnostic, Location, Severity
+from recordkit.diagnostics import Diagnostic, Location, Severity, describe
 from recordkit.engine import replay_deal
-from recordkit.model import FORMAT_VERSION
+from recordkit.jsonread import MAX_RECORD_BYTES, too_large
+from recordkit.model import FORMAT_VERSION, POINTS_LIMIT
 from recordkit.raw import RawRecord, json_error
 from recordkit.rules.french_tarot import FrenchTarot
 from recordkit.rules.french_tarot.options import TarotOptions
@@ -61,6 +62,19 @@ RULESET = FrenchTarot()
 TRAILING_COMMA = re.compile(rb",(\s*[}\]])")
 """A comma left before a closing brace or bracket, which TarotClub's JsonReader accepts."""
 PASSED = "not in the logs: everybody passed and TarotClub dealt again without writing a log"
+DECK = 78
+"""The cards of a Tarot deck: no deck string of a log (a trick, the dog, a poignée) holds more."""
+SHOWN = 40
+"""The most characters of a log's value a message quotes."""
+
+
+STATED_KEYS = {
+    "result.bouts": "oudlers",
+    "result.points": "points",
+    "result.petit_au_bout": "little_bonus",
+    "result.slam": "slam_bonus",
+}
+"""The key of an EndOfDeal message that states each fact of the score sheet."""
 
 
 class LogError(Exception):
@@ -96,11 +110,14 @@ def read_log(path: Path) -> Imported | Diagnostic:
     """One log file read as a deal, or why it cannot be."""
     file = str(path)
     try:
-        content = path.read_bytes()
+        with path.open("rb") as handle:
+            content = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
         return Diagnostic(
             "FILE-UNREADABLE", Severity.ERROR, f"cannot read the file: {error.strerror}", Location(file=file)
         )
+    if len(content) > MAX_RECORD_BYTES:  # a deal's log takes a few kB
+        return too_large(Location(file=file))
     try:
         data = orjson.loads(content)
     except orjson.JSONDecodeError as error:
@@ -146,7 +163,7 @@ def deal_of(data: Any, file: str) -> Imported:
         "auction": auction(dealer, taker, contract, players),
         "announcements": [{"type": "slam", "seat": taker}] if slam else [],
         "tricks": _tricks(log.get("tricks"), players, f"{prefix}tricks"),
-        "comment": f"TarotClub log {Path(file).name}: {info['contract']} by {SEATS[taker]}",
+        "comment": f"TarotClub log {Path(file).name}: {info['contract'].strip()} by {SEATS[taker]}",
     }
     dog = _cards(info.get("dog", ""), f"{where}dog")
     if dog:  # an empty or missing dog is left for the rules to derive
@@ -183,7 +200,10 @@ def _players(info: dict[str, Any], names: tuple[str, ...] | None, where: str) ->
             "a five-player log does not say which King the taker called, so its deal cannot be scored",
         )
     if type(players) is not int or players not in TRICKS:
-        raise LogError(f"{where}number_of_players", f"{_shown(players)} players: TarotClub plays 3, 4 or 5")
+        raise LogError(
+            f"{where}number_of_players",
+            f"the number of players is {_shown(players)}: TarotClub plays 3, 4 or 5",
+        )
     if names is not None and len(names) != players:
         raise LogError(f"{where}players", f"{len(names)} names for {players} players")
     return players
@@ -203,8 +223,13 @@ def _object(value: Any, path: str, message: str) -> dict[str, Any]:
 
 
 def _shown(value: Any) -> str:
-    """A value of the log as a message quotes it."""
-    return "missing" if value is None else orjson.dumps(value).decode()[:40]
+    """A value of the log as a message quotes it: a text or number as written (cut short), a
+    list or an object by its kind (which no nesting, however deep, keeps from being said)."""
+    if value is None:
+        return "missing"
+    if isinstance(value, (dict, list)) or (isinstance(value, int) and abs(value) >= 2**63):
+        return describe(value)
+    return orjson.dumps(value[:SHOWN] if isinstance(value, str) else value).decode()[:SHOWN]
 
 
 def _seat(value: Any, players: int, path: str) -> int:
@@ -240,7 +265,10 @@ def _cards(value: Any, path: str) -> list[str]:
     """A TarotClub deck string (names separated by semicolons) as recordkit codes."""
     if not isinstance(value, str):
         raise LogError(path, f'the cards are a text like "14-H;00-T", not {_shown(value)}')
-    return [card_code(name.strip(), path) for name in value.split(";") if name.strip()]
+    names = [name.strip() for name in value.split(";") if name.strip()]
+    if len(names) > DECK:
+        raise LogError(path, f"more cards than the {DECK} of a Tarot deck")
+    return [card_code(name, path) for name in names]
 
 
 def _tricks(value: Any, players: int, path: str) -> list[str]:
@@ -312,10 +340,15 @@ class Stated:
 
 
 def _whole(source: dict[str, Any], key: str, path: str) -> int:
-    """A whole number the log states."""
+    """A whole number the log states, within what a record holds (a wrong count is then checked
+    against the tricks; one beyond the record's limit could not even be written down)."""
     value = source.get(key)
     if type(value) is not int:
         raise LogError(path, f"{key} is a whole number, not {_shown(value)}")
+    if abs(value) > POINTS_LIMIT:
+        raise LogError(
+            path, f"{key} is {_shown(value)}: a record holds counts up to {POINTS_LIMIT:,} either way"
+        )
     return value
 
 
@@ -378,7 +411,8 @@ def _result(stated: Stated, deal: dict[str, Any], players: int, taker: int, cont
     sheet = TarotDeal.model_validate({"dealer": deal["dealer"], "result": {"scores": [0] * players, **facts}})
     computed, problems = RULESET.sheet_scores(_table(players), sheet)
     if computed is None:
-        raise LogError("points", "; ".join(p.message for p in problems) or "the stated facts give no score")
+        key = STATED_KEYS.get(problems[0].path or "", "points") if problems else "points"
+        raise LogError(key, "; ".join(p.message for p in problems) or "the stated facts give no score")
     return {"scores": computed, **facts}
 
 

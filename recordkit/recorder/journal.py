@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from recordkit.jsonread import BOM
 from recordkit.recorder.shapes import entry_problem, header_problem
 
 JOURNAL_NAME = "recordkit-journal"
@@ -27,13 +28,14 @@ class JournalError(ValueError):
 
 @dataclass(slots=True)
 class Contents:
-    """What a journal holds: its header, its entries in order, and warnings about a torn last line."""
+    """What a journal holds: its header, its entries in order, and warnings about what was read past."""
 
     header: dict[str, Any]
     entries: list[dict[str, Any]] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     """The line number of each entry, for messages about it."""
     warnings: list[str] = field(default_factory=list)
+    """What was read past: a torn last line, a byte-order mark."""
     good_size: int = 0
     """Bytes up to the end of the last complete line (the rest is cut off before appending)."""
 
@@ -82,15 +84,18 @@ class Journal:
 
 
 def read(path: Path) -> Contents:
-    """The header and entries of a journal; a torn last line is left out with a warning."""
+    """The header and entries of a journal; a torn last line is left out with a warning, and a
+    byte-order mark at the start (a journal saved by an editor) skipped with one, as every
+    reader of records skips it."""
     try:
         content = path.read_bytes()
     except OSError as error:
         raise JournalError(f"cannot read the journal {path}: {error.strerror}") from None
-    lines = content.split(b"\n")
+    start = len(BOM) if content.startswith(BOM) else 0
+    lines = content[start:].split(b"\n")
     last_line = max((number for number, line in enumerate(lines, start=1) if line.strip()), default=0)
     contents: Contents | None = None
-    offset = 0
+    offset = start
     for number, line in enumerate(lines, start=1):
         end = offset + len(line) + 1
         last = number == last_line
@@ -111,6 +116,10 @@ def read(path: Path) -> Contents:
             break
         if contents is None:
             contents = Contents(_header(path, value))
+            if start:
+                contents.warnings.append(
+                    f"{path}: the journal starts with a byte-order mark (as Notepad saves UTF-8); it is skipped"
+                )
         else:
             problem = entry_problem(value)
             if problem is not None:

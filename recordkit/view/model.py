@@ -9,16 +9,18 @@ score (`Ruleset.score_working`), the diagnostics (`validate_record`). The views 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from recordkit.cards import Deck
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import DealReplay, steps
 from recordkit.games import RULESETS
+from recordkit.notation.read import NORMALISED
+from recordkit.raw import RawRecord
 from recordkit.rules.base import Ruleset
 from recordkit.rules.values import DealSummary, Table
-from recordkit.validate import RecordReport
+from recordkit.validate import RecordReport, Settings, validate_record
 from recordkit.view.cards import faces
 
 NOT_GROUPS = frozenset({"dealer", "hands", "tricks", "status", "result", "totals", "comment", "time"})
@@ -27,10 +29,55 @@ NOT_GROUPS = frozenset({"dealer", "hands", "tricks", "status", "result", "totals
 DEAL_PATH = re.compile(r"^deals\[(\d+)\]\.?")
 
 
-def record_model(report: RecordReport, only: int | None = None) -> dict[str, Any]:
+UNKNOWN_KEYS = frozenset({"RECORD-UNKNOWN-KEY", "RECORD-UNKNOWN-OPTION"})
+"""The codes of the keys lenient validation leaves out of what it reads, and strict refuses."""
+
+
+def view_report(raw: RawRecord, strict: bool) -> RecordReport:
+    """A record's report as the views show it: read leniently, so that a part holding an unknown
+    key is still shown (strict validation would leave it unread), with each finding as
+    validation in the mode given says it: in strict mode an unknown key or option is an error and
+    a tolerant spelling of the notation a note, so that the views fail where `validate` does."""
+    report = validate_record(raw, Settings(strict=False))
+    if strict:
+        report.diagnostics = [_as_strict(d) for d in report.diagnostics]
+    return report
+
+
+def _as_strict(diagnostic: Diagnostic) -> Diagnostic:
+    """A finding of lenient validation with the severity strict validation gives it."""
+    if diagnostic.severity != Severity.WARNING:
+        return diagnostic
+    if diagnostic.code in UNKNOWN_KEYS:
+        return replace(diagnostic, severity=Severity.ERROR)
+    if diagnostic.code == NORMALISED:
+        return replace(diagnostic, severity=Severity.INFO)
+    return diagnostic
+
+
+def deals_read(report: RecordReport, written: Any) -> list[Any | None]:
+    """Each deal of a record as validation read it, None for one it could not: the record's own
+    deals or, when it came back without them (a part did not parse at once: an unknown key, a
+    deal of the wrong shape, so each part was read on its own), each deal's JSON (`written`, the
+    record as read) parsed again where validation replayed it."""
+    record = report.record
+    assert record is not None, "a record that could not be read has no deals"
+    listed = written.get("deals") if type(written) is dict else None
+    if record.deals or type(listed) is not list:
+        return list(record.deals)
+    parse = RULESETS[record.game].Deal.model_validate
+    replays = report.replays
+    return [
+        parse(deal, extra="ignore") if i < len(replays) and replays[i] is not None else None
+        for i, deal in enumerate(listed)
+    ]
+
+
+def record_model(report: RecordReport, written: Any, only: int | None = None) -> dict[str, Any]:
     """The whole record's model: its game, seats, the diagnostics outside any deal, and each deal's
-    model (`deal_model`); the report must come from `validate_record` (with its replays). With
-    `only`, the other deals are null (the terminal shows one deal)."""
+    model (`deal_model`, or `unread_model` for a deal that could not be read); the report must come
+    from `validate_record` (with its replays) of `written`, the record as read. With `only`, the
+    other deals are null (the terminal shows one deal)."""
     record = report.record
     assert record is not None, "a record that could not be read has no replay"
     ruleset = RULESETS[record.game]
@@ -48,14 +95,33 @@ def record_model(report: RecordReport, only: int | None = None) -> dict[str, Any
     if table is None:
         return model
     model["cards"] = {face["code"]: face for face in faces(table.deck, list(range(len(table.deck))))}
-    for index, deal in enumerate(record.deals):
+    for index, deal in enumerate(deals_read(report, written)):
         if only is not None and index + 1 != only:
             model["deals"].append(None)
             continue
-        replayed = report.replays[index] if index < len(report.replays) else None
         found = [d for d in report.diagnostics if d.location.deal == index + 1]
+        if deal is None:
+            model["deals"].append(unread_model(index + 1, found))
+            continue
+        replayed = report.replays[index] if index < len(report.replays) else None
         model["deals"].append(deal_model(ruleset, table, deal, replayed, index + 1, found))
     return model
+
+
+def unread_model(number: int, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    """The model of a deal that could not be read (its JSON does not fit the format): its number
+    and its diagnostics, which say why."""
+    return {
+        "number": number,
+        "dealer": None,
+        "status": None,
+        "kind": "unread",
+        "comment": None,
+        "scores": {"rules": None, "written": None, "totals": None},
+        "facts": {},
+        "faulty": True,
+        "diagnostics": [diagnostic_model(d) for d in diagnostics],
+    }
 
 
 def deal_model(

@@ -15,7 +15,10 @@ import orjson
 from recordkit.rules.values import DealSummary
 
 TEMPLATE = "page.html"
-"""The page's HTML, CSS and script (`recordkit/view/page.html`), with `/*MODEL*/` where the model goes."""
+"""The page's HTML, CSS and script (`recordkit/view/page.html`), with `/*TITLE*/` where the title
+goes, then `/*MODEL*/` where the model goes, each once."""
+TITLE_MARKER = "/*TITLE*/"
+MODEL_MARKER = "/*MODEL*/"
 
 
 TRICK_FIELDS = (
@@ -119,10 +122,14 @@ def _less(trick: dict[str, Any]) -> list[str]:
 
 
 def render(model: dict[str, Any], deal: int | None = None) -> bytes:
-    """The page for a record's model, opening at deal `deal` (from 1) or at the score sheet."""
+    """The page for a record's model, opening at deal `deal` (from 1) or at the score sheet. The
+    title and the model go in their markers' one place each, whatever they hold: a name that
+    writes a marker is text, not a place to fill."""
     template = resources.files("recordkit.view").joinpath(TEMPLATE).read_text(encoding="utf-8")
     data = orjson.dumps({"model": compact(model), "open": deal}).decode()
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     title = f"{model['title']}: {', '.join(model['players'])}"
     escaped = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return template.replace("/*TITLE*/", escaped).replace("/*MODEL*/", data).encode()
+    head, rest = template.split(TITLE_MARKER)
+    middle, tail = rest.split(MODEL_MARKER)
+    return "".join((head, escaped, middle, data, tail)).encode()

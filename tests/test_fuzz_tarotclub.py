@@ -32,6 +32,7 @@ from recordkit.validate import Settings, validate_items
 from tests.budget import examples
 from tests.helpers import generated
 from tests.tarotclub_logs import tarotclub_log
+from tests.test_fuzz_records import places
 
 runner = CliRunner()
 DATA = Path(__file__).parent / "data" / "tarotclub"
@@ -87,19 +88,6 @@ def logs() -> list[dict[str, Any]]:
         for deal in generated(players, seed, deals=4)["deals"]:
             if deal["status"] == "played" and any(call != "pass" for call in deal["auction"]):
                 found.append(tarotclub_log(deal, players))
-    return found
-
-
-def places(value: Any) -> list[tuple[Any, Any]]:
-    """Every (container, key or index) inside a JSON value, walked without recursion."""
-    found: list[tuple[Any, Any]] = []
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        keys = list(item) if isinstance(item, dict) else range(len(item)) if isinstance(item, list) else []
-        for key in keys:
-            found.append((item, key))
-            stack.append(item[key])
     return found
 
 

@@ -256,6 +256,18 @@ def test_a_byte_order_mark_is_skipped_with_a_warning(tmp_path: Path) -> None:
     assert state_of(Recorder.resume(journal)) == after
 
 
+def test_a_journal_over_the_limit_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal larger than any record's is refused before it is read, in bounded memory, as every
+    other input over its limit is (issue 33)."""
+    from recordkit.recorder import journal
+
+    path = tmp_path / "huge.journal"
+    path.write_bytes(b'{"journal": "recordkit"}\n' + b"x" * 2_000)
+    monkeypatch.setattr(journal, "JOURNAL_LIMIT", 1_000)
+    with pytest.raises(JournalError, match="more than 1,000 bytes"):
+        journal.read(path)
+
+
 def test_journal_problems_are_clear_errors(tmp_path: Path) -> None:
     """Not a journal, a damaged entry, an existing journal: plain errors, never a traceback."""
     journal = tmp_path / "game.journal"

@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from recordkit.jsonread import BOM
+from recordkit.jsonread import BOM, MAX_RECORD_BYTES
 from recordkit.recorder.shapes import entry_problem, header_problem
 
 JOURNAL_NAME = "recordkit-journal"
@@ -83,14 +83,26 @@ class Journal:
         self._handle.close()
 
 
+JOURNAL_LIMIT = 8 * MAX_RECORD_BYTES
+"""The largest journal read back: the actions of a record of the largest size, a line of some
+hundred bytes each, with room to spare; a larger file is refused before it is read (bounded
+memory, as for every other input)."""
+
+
 def read(path: Path) -> Contents:
     """The header and entries of a journal; a torn last line is left out with a warning, and a
     byte-order mark at the start (a journal saved by an editor) skipped with one, as every
-    reader of records skips it."""
+    reader of records skips it. A file over JOURNAL_LIMIT is refused unread."""
     try:
-        content = path.read_bytes()
+        with path.open("rb") as handle:
+            content = handle.read(JOURNAL_LIMIT + 1)
     except OSError as error:
         raise JournalError(f"cannot read the journal {path}: {error.strerror}") from None
+    if len(content) > JOURNAL_LIMIT:
+        raise JournalError(
+            f"{path} holds more than {JOURNAL_LIMIT:,} bytes, more than the journal of any record "
+            "recordkit reads; it is not a journal recordkit wrote, or it is damaged"
+        )
     start = len(BOM) if content.startswith(BOM) else 0
     lines = content[start:].split(b"\n")
     last_line = max((number for number, line in enumerate(lines, start=1) if line.strip()), default=0)

@@ -23,13 +23,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Ruleset
-from recordkit.rules.values import Action, Completion, Table
-
-NOT_CHECKED = "DEAL-NOT-CHECKED"
-"""The code of the note that says which checks a partial deal left without their facts."""
-
-PARTIAL_RULE = "format.partial"
+from recordkit.rules.base import NOT_CHECKED, PARTIAL_RULE, Ruleset, run
+from recordkit.rules.values import Completion, Table
 
 DUPLICATE = "DEAL-DUPLICATE-CARD"
 
@@ -95,31 +90,6 @@ def proven(problems: list[Violation], kept: list[Violation]) -> bool:
     else found (`kept`, those findings as the partial deal reports them), the hands are the
     ones the play implies, and the deal's report is the derived deal's."""
     return not any(p.code in HOLDING for p in problems) and all(p.severity == Severity.INFO for p in kept)
-
-
-def run(
-    ruleset: Ruleset[Any, Any, Any], state: Any, actions: list[Action], just_in_time: bool = False
-) -> list[Violation]:
-    """Carry the actions out in order, each non-play action by the seat whose turn it is when
-    the record does not say; every rule they break, in order. `just_in_time` puts each card
-    played in every hand just as it falls (and takes it back after), so that a deal replayed with
-    blank hands (to find who played what) plays every card as held, cheaply and without a finding."""
-    problems: list[Violation] = []
-    hands = state.hands
-    for action in actions:
-        if action.seat is None and action.kind != "play":
-            turn = ruleset.turn(state)
-            action.seat = turn.seat if turn is not None else None
-        elif just_in_time and action.kind == "play":  # every seat holds it as it falls
-            card = 1 << action.value
-            for seat in range(len(hands)):
-                hands[seat] |= card
-            problems += ruleset.advance(state, action)
-            for seat in range(len(hands)):
-                hands[seat] &= ~card
-            continue
-        problems += ruleset.advance(state, action)
-    return problems
 
 
 def held_to(

@@ -6,9 +6,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from recordkit.derive import NOT_CHECKED, derive, guess, held_to, proven, run, sheet_note
+from recordkit.derive import derive, guess, held_to, proven, sheet_note
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Ruleset
+from recordkit.rules.base import NOT_CHECKED, Ruleset, run
 from recordkit.rules.values import Action, Completion, DealLike, Table
 
 

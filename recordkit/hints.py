@@ -17,11 +17,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from recordkit.derive import run
 from recordkit.diagnostics import Severity, Violation
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.model import Trick, trick_codes
-from recordkit.rules.base import Ruleset
+from recordkit.rules.base import Ruleset, run
 from recordkit.rules.values import Action, PlayedTrick, Table
 
 HINT_RULE = "format.hint"

@@ -16,12 +16,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from recordkit.derive import NOT_CHECKED, run
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.recorder.live import LiveDeal, diagnostic, in_progress, record_form, rewrite
 from recordkit.recorder.refusal import RefusedError, refusal
-from recordkit.rules.base import Ruleset
+from recordkit.rules.base import NOT_CHECKED, Ruleset, run
 from recordkit.rules.values import Action, Table
 
 Unchecked = frozenset[tuple[str, int | None]]

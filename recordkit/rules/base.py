@@ -36,6 +36,11 @@ if TYPE_CHECKING:
     from recordkit.rules.written_columns import WrittenForm
 
 
+NOT_CHECKED = "DEAL-NOT-CHECKED"
+"""The code of the note that says which checks a partial deal left without their facts."""
+PARTIAL_RULE = "format.partial"
+"""The rule a partial deal's notes cite (spec/FORMAT.md, "Partial records")."""
+
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
 DealT = TypeVar("DealT", bound=BaseModel)
 StateT = TypeVar("StateT", bound=DealState)
@@ -414,3 +419,28 @@ def add_card(tricks: list[Any], code: str, trick_open: bool) -> list[Any]:
     else:
         last = f"{last} {code}"
     return [*tricks[:-1], last]
+
+
+def run(
+    ruleset: Ruleset[Any, Any, Any], state: Any, actions: list[Action], just_in_time: bool = False
+) -> list[Violation]:
+    """Carry the actions out in order, each non-play action by the seat whose turn it is when
+    the record does not say; every rule they break, in order. `just_in_time` puts each card
+    played in every hand just as it falls (and takes it back after), so that a deal replayed with
+    blank hands (to find who played what) plays every card as held, cheaply and without a finding."""
+    problems: list[Violation] = []
+    hands = state.hands
+    for action in actions:
+        if action.seat is None and action.kind != "play":
+            turn = ruleset.turn(state)
+            action.seat = turn.seat if turn is not None else None
+        elif just_in_time and action.kind == "play":  # every seat holds it as it falls
+            card = 1 << action.value
+            for seat in range(len(hands)):
+                hands[seat] |= card
+            problems += ruleset.advance(state, action)
+            for seat in range(len(hands)):
+                hands[seat] &= ~card
+            continue
+        problems += ruleset.advance(state, action)
+    return problems

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from recordkit.derive import NOT_CHECKED, PARTIAL_RULE
 from recordkit.diagnostics import Severity, Violation
+from recordkit.rules.base import NOT_CHECKED, PARTIAL_RULE
 from recordkit.rules.french_tarot.cards import DECK
 from recordkit.rules.french_tarot.contract import is_honour
 from recordkit.rules.french_tarot.facts import SLAM_OUTCOMES, ContractFacts

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from recordkit.derive import NOT_CHECKED, PARTIAL_RULE
 from recordkit.diagnostics import Severity, Violation
+from recordkit.rules.base import NOT_CHECKED, PARTIAL_RULE
 from recordkit.rules.joffre.auction import max_bid
 from recordkit.rules.joffre.cards import cards_for
 from recordkit.rules.joffre.options import JoffreOptions

@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from recordkit.derive import run
 from recordkit.diagnostics import Severity
-from recordkit.rules.base import Ruleset, missing_hands
+from recordkit.rules.base import Ruleset, missing_hands, run
 from recordkit.rules.karnoffel.cards import SUIT_NAMES, Cards, cards_of, side_of
 from recordkit.rules.karnoffel.deal import (
     FACE_DOWN,

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from recordkit.derive import run
 from recordkit.diagnostics import Severity, Violation
-from recordkit.rules.base import Ruleset
+from recordkit.rules.base import Ruleset, run
 from recordkit.rules.karnoffel import proposals
 from recordkit.rules.karnoffel.cards import side_of
 from recordkit.rules.karnoffel.deal import (

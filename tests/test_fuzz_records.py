@@ -75,14 +75,20 @@ def mutant(record: Any, rng: random.Random) -> bytes:
     if kind == 4 and isinstance(container, dict):
         doubled = orjson.dumps({key: container[key]})[1:-1]
         text = text.replace(doubled, doubled + b"," + doubled, 1)
-    elif kind == 5:
-        text = text[: rng.randrange(len(text))]
-    elif kind == 6:
-        at = rng.randrange(len(text))
-        text = text[:at] + bytes([rng.randrange(256)]) + text[at + 1 :]
-    elif kind == 7:
-        text = b"\xef\xbb\xbf" + text
+    elif kind in (5, 6, 7):
+        text = damaged(text, kind - 5, rng)
     return text
+
+
+def damaged(text: bytes, how: int, rng: random.Random) -> bytes:
+    """A text's bytes damaged as a file is: cut short (`how` 0), one byte changed (1), a
+    byte-order mark put before it (2)."""
+    if how == 0:
+        return text[: rng.randrange(len(text))]
+    if how == 1:
+        at = rng.randrange(len(text))
+        return text[:at] + bytes([rng.randrange(256)]) + text[at + 1 :]
+    return b"\xef\xbb\xbf" + text
 
 
 def mutants(game: str) -> list[bytes]:

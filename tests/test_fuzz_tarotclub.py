@@ -32,7 +32,7 @@ from recordkit.validate import Settings, validate_items
 from tests.budget import examples
 from tests.helpers import generated
 from tests.tarotclub_logs import tarotclub_log
-from tests.test_fuzz_records import places
+from tests.test_fuzz_records import damaged, places
 
 runner = CliRunner()
 DATA = Path(__file__).parent / "data" / "tarotclub"
@@ -117,13 +117,8 @@ def mutant(seed: int) -> bytes:
     text = orjson.dumps(log).replace(b'"@deep@"', b"[" * depth + b"]" * depth)
     text = text.replace(b'"@huge@"', chance.choice(HUGE))
     damage = chance.randrange(12)
-    if damage == 0:
-        text = text[: chance.randrange(len(text))]
-    elif damage == 1:
-        at = chance.randrange(len(text))
-        text = text[:at] + bytes([chance.randrange(256)]) + text[at + 1 :]
-    elif damage == 2:
-        text = b"\xef\xbb\xbf" + text
+    if damage in (0, 1, 2):
+        text = damaged(text, damage, chance)
     elif damage == 3:
         text = text.replace(b"}", b",}", 1)
     return text

@@ -210,15 +210,21 @@ def test_resume_rebuilds_exactly_the_state_reached(tmp_path: Path) -> None:
     assert Recorder.resume(journal).legal() == resumed.legal()
 
 
-def test_a_torn_last_line_is_dropped_with_a_warning(tmp_path: Path) -> None:
-    """A crash in the middle of writing an entry: that entry is ignored, and recording goes on."""
-    journal = tmp_path / "game.journal"
-    rng = random.Random(1)
-    rec = Recorder("joffre", players(3), journal=journal)
+def one_action_journaled(journal: Path, count: int, rng: random.Random) -> tuple[Any, ...]:
+    """A Joffre game at `count` players journaled at `journal`: dealt, one action, closed; the
+    state it reached."""
+    rec = Recorder("joffre", players(count), journal=journal)
     rec.deal_random(rng)
     rec.act(choose(rec, rng))
     reached = state_of(rec)
     rec.close()
+    return reached
+
+
+def test_a_torn_last_line_is_dropped_with_a_warning(tmp_path: Path) -> None:
+    """A crash in the middle of writing an entry: that entry is ignored, and recording goes on."""
+    journal, rng = tmp_path / "game.journal", random.Random(1)
+    reached = one_action_journaled(journal, 3, rng)
     with journal.open("ab") as handle:
         handle.write(b'{"act": "pa')
     resumed = Recorder.resume(journal)
@@ -234,13 +240,8 @@ def test_a_torn_last_line_is_dropped_with_a_warning(tmp_path: Path) -> None:
 def test_a_byte_order_mark_is_skipped_with_a_warning(tmp_path: Path) -> None:
     """Issue 33: a journal saved by an editor that writes a byte-order mark was refused ("not a
     recordkit journal"), where every other input warns and reads on."""
-    journal = tmp_path / "game.journal"
-    rng = random.Random(4)
-    rec = Recorder("joffre", players(4), journal=journal)
-    rec.deal_random(rng)
-    rec.act(choose(rec, rng))
-    reached = state_of(rec)
-    rec.close()
+    journal, rng = tmp_path / "game.journal", random.Random(4)
+    reached = one_action_journaled(journal, 4, rng)
     journal.write_bytes(b"\xef\xbb\xbf" + journal.read_bytes())
     resumed = Recorder.resume(journal)
     assert state_of(resumed) == reached

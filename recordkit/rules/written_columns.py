@@ -4,8 +4,8 @@ A game's columnar check (`Ruleset.prove_columns`) reads an archive's games, deal
 and scores rows. `WrittenColumns` builds the same rows straight from parsed JSON, so that JSON
 lines, `.json` lists, the notation and imported logs are proven by the same check: each deal
 written in its game's bare form (`WrittenForm`: bare words and codes, no stated seats, leaders or
-winners, one score and total a seat) is added; any other deal makes its record the record
-path's. The rows hold only what the record writes: a bid's seat, which the rules give, is left
+winners, one score and total a seat; the hands and dealt group left out only where the game's
+check derives them from the play) is added; any other deal makes its record the record path's. The rows hold only what the record writes: a bid's seat, which the rules give, is left
 null (the checks work it out), and so is the running total of a deal that writes none.
 """
 
@@ -110,6 +110,10 @@ class WrittenForm:
     no_hands: bool = False
     """Whether a deal may write its hands as `[]` (a Karnöffel deal given up before any
     face-down card is dealt): a deals row of no hands, as an archive's."""
+    derives: bool = False
+    """Whether a deal may leave its hands and its dealt group out (the tricks-only form a
+    magazine prints): a deals row whose hands and group are null, for the check to derive them
+    from the play as the record path does, or to leave the deal to it."""
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -131,6 +135,7 @@ class WrittenColumns:
     statuses: list[str] = field(default_factory=list)
     hands: list[str] = field(default_factory=list)
     hands_per_deal: list[int] = field(default_factory=list)
+    hands_left_out: list[bool] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
     values: list[str] = field(default_factory=list)
@@ -161,10 +166,12 @@ class WrittenColumns:
         for deal, calls in zip(deals, read, strict=True):
             self.dealers.append(deal["dealer"])
             self.statuses.append(deal.get("status", "played"))
-            self.hands += deal["hands"]
-            self.hands_per_deal.append(len(deal["hands"]))
+            hands = deal.get("hands", [])
+            self.hands += hands
+            self.hands_per_deal.append(len(hands))
+            self.hands_left_out.append("hands" not in deal)
             if self.form.group is not None:
-                self.groups.append(deal[self.form.group])
+                self.groups.append(deal.get(self.form.group))
             kinds, values, numbers = calls  # type: ignore[misc]
             self.kinds += kinds
             self.values += values
@@ -187,12 +194,15 @@ class WrittenColumns:
         if type(deal) is not dict or not form.keys.issuperset(deal) or not notes_ok(deal):
             return False
         hands: Any = deal.get("hands")
+        group = form.group
         return (
             seat_of(deal.get("dealer"), players)
-            and texts(hands)
-            and (len(hands) == players or (form.no_hands and not hands))
+            and (
+                (texts(hands) and (len(hands) == players or (form.no_hands and not hands)))
+                or (form.derives and "hands" not in deal)
+            )
             and type(deal.get("status", "played")) is str
-            and (form.group is None or type(deal.get(form.group)) is str)
+            and (group is None or type(deal.get(group)) is str or (form.derives and group not in deal))
             and texts(deal.get("tricks", []))
             and _scores_written(deal, players)
             and all(type(deal.get(key, "")) is str for key in form.stated)
@@ -239,7 +249,9 @@ class WrittenColumns:
                 "dealer": pa.array(self.dealers, pa.int64()),
                 "status": pa.array(self.statuses, pa.string()),
                 "hands": pa.ListArray.from_arrays(
-                    pa.array(_offsets(np.asarray(self.hands_per_deal, dtype=np.int64))), _split(self.hands)
+                    pa.array(_offsets(np.asarray(self.hands_per_deal, dtype=np.int64))),
+                    _split(self.hands),
+                    mask=pa.array(self.hands_left_out, pa.bool_()),
                 ),
                 "dog": _split(self.groups) if self.form.group is not None else pa.nulls(len(per_deal)),
                 "as_written": pa.array(np.ones(len(per_deal), dtype=bool)),

@@ -259,3 +259,65 @@ def test_a_discard_after_an_unfinished_goulash_auction_is_a_finding() -> None:
     report = validate_record(RawRecord(record, Location()))
     codes = {d.code for d in report.diagnostics}
     assert {"TAROT-AUCTION-INCOMPLETE", "TAROT-DISCARD-NOT-ALLOWED"} <= codes
+
+
+def _tricks_only_deal(
+    players: int, options: dict[str, Any], found: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A generated one-deal tricks-only record (`Ruleset.forget`) whose deal `found` picks out,
+    searched over seeds, and that deal."""
+    from recordkit.generate import generate_record
+    from recordkit.model import to_data
+
+    for seed in range(400):
+        record = orjson.loads(
+            orjson.dumps(
+                to_data(generate_record(TAROT, players, 1, seed, options, player="random", form="tricks"))
+            )
+        )
+        if record["deals"][0].get("tricks") and found(record["deals"][0]):
+            return record, record["deals"][0]
+    raise AssertionError("no generated deal is of the kind wanted")
+
+
+def _proven_and_found(record: dict[str, Any]) -> tuple[bool, set[str]]:
+    """Whether the columns prove a record, and the codes the record path finds in it."""
+    from recordkit.batch import proven
+
+    raw = RawRecord(orjson.loads(orjson.dumps(record)), Location(record=1))
+    found = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location(record=1))).diagnostics
+    return proven([raw])[0], {finding.code for finding in found}
+
+
+def _unplayed(deal: dict[str, Any]) -> set[str]:
+    """The cards nobody played in a tricks-only deal (after a garde, its discard)."""
+    return set(DECK.codes) - {card for trick in deal["tricks"] for card in trick.split()}
+
+
+def test_tricks_only_deals_are_proven_with_the_hands_the_play_gives() -> None:
+    """tarot.partial.hands, .discard: a garde written as a magazine prints it (no hands, dog or
+    discard) is proven from the cards each seat played; with the discard written, only when it
+    is the cards nobody played."""
+    record, deal = _tricks_only_deal(4, {"petit_sec": "ignore"}, lambda deal: "garde" in deal["auction"])
+    assert _proven_and_found(record) == (True, set())
+    unplayed = _unplayed(deal)
+    deal["discard"] = " ".join(sorted(unplayed, key=DECK.codes.index))
+    assert _proven_and_found(record) == (True, set())
+    deal["discard"] = " ".join([*sorted(unplayed)[1:], deal["tricks"][-1].split()[0]])
+    proven, found = _proven_and_found(record)
+    assert not proven and found
+
+
+def test_a_petit_sec_the_split_leaves_open_is_the_record_path_s() -> None:
+    """tarot.partial.taker: after a garde written tricks only, a taker who played or laid aside
+    the Petit with few other trumps could have been dealt it sec; the record path says so in a
+    note, so the columns leave the deal to it."""
+
+    def possible(deal: dict[str, Any]) -> bool:
+        record = {"format": "recordkit", "version": "1.1", "game": TAROT.name, "players": list("ABCD")}
+        report = validate_record(RawRecord({**record, "deals": [deal]}, Location()))
+        return any("Petit sec for seat" in finding.message for finding in report.diagnostics)
+
+    record, _deal = _tricks_only_deal(4, {"petit_sec": "annul"}, possible)
+    proven, found = _proven_and_found(record)
+    assert not proven and "DEAL-NOT-CHECKED" in found

@@ -133,9 +133,11 @@ WRITTEN = WrittenForm(
         CallsOf("discard", "discard", cards),
         CallsOf("announcements", "announce", _announcements),
     ),
+    derives=True,
 )
 """A deal in the bare form the columns read (`recordkit.rules.written_columns`): the auction,
-call, discard and announcements as the calls rows, in the order the record path replays them."""
+call, discard and announcements as the calls rows, in the order the record path replays them;
+the hands, the dog and the discard may be left out (the tricks-only form, `_dealt_by_play`)."""
 
 
 @dataclass(frozen=True)
@@ -236,28 +238,42 @@ def _prove_deals(
     hands = card_groups(deals.column("hands"), n, size, DECK.codes)
     dog = card_groups(deals.column("dog"), None, dog_size, DECK.codes)[:, 0]
     dealt = _dealt(np.concatenate([hands.reshape(k, n * size), dog], axis=1), n, size, dog_size)
-    ok &= dealt[:, 0] >= 0  # tarot.deck, tarot.deal.sizes: every card once, in the right sizes
-    petit_sec = np.any((TRUMP_OR_EXCUSE[hands].sum(axis=2) == 1) & np.any(hands == PETIT, axis=2), axis=1)
-    ok &= np.where(variant.annul, petit_sec == annulled, ~annulled)  # tarot.deal.petit-sec
+    cards, tricks, plays_ok = plays_of(rows.plays, keys.plays, deal_key, n, size, DECK.codes)
+    left_out = _null(deals, "hands") & _null(deals, "dog")
+    derived = left_out & played & plays_ok & (tricks == size)
+    at = np.flatnonzero(derived)
+    if at.size:
+        dealt[at] = _dealt_by_play(cards[at], dealer[at], n, dog_size)
+    ok &= (dealt[:, 0] >= 0) & (derived | ~left_out)  # tarot.deck, tarot.deal.sizes: every card once
 
     calls = _calls(rows.calls, keys.calls, deal_key, n, dog_size)
     contract, taker, auction_ok = _auction(calls.bids, dealer, n)
     takes = played & (contract > 0)
     goulash = played & (contract == 0) & variant.goulash  # tarot.goulash: everybody passed, cards played
     needs_discard = takes & (contract <= GARDE)
-    ok &= np.where(annulled, calls.count == 0, calls.shape_ok(takes, needs_discard) & auction_ok)
-    poignees = calls.poignees(n + (n == 5) * takes + dog_size * needs_discard)
+    discarded = needs_discard & ~(derived & np.all(calls.kinds != DISCARD, axis=1))
+    ok &= np.where(annulled, calls.count == 0, calls.shape_ok(takes, discarded) & auction_ok)
+    poignees = calls.poignees(n + (n == 5) * takes + dog_size * discarded)
     ok &= poignees.readable
+    split = derived & needs_discard  # tarot.partial.taker: his hand and the dog not known apart
+    discard = calls.discard
+    if at.size:
+        discard, laid_ok = _laid_aside(dealt, discard, split, discarded, n)
+        ok &= laid_ok
+    petit_sec = _petit_sec(dealt, n, split, taker)
+    ok &= np.where(variant.annul, petit_sec == annulled, ~annulled)  # tarot.deal.petit-sec
+    ok &= ~(split & variant.annul & _petit_sec_possible(dealt, n, taker, dog_size))
     partner = np.full(k, -1)
     if n == 5:  # tarot.call.*: an honour, the higher ones held; its holder the partner
         called = np.where(takes, calls.called, CARDS)
         ok &= ~takes | CALLABLE[called]
         held = dealt == taker[:, None]
-        ok &= ~takes | ~np.any(NEEDED[np.minimum(called, CARDS - 1)] & ~held, axis=1)
+        needed = NEEDED[np.minimum(called, CARDS - 1)]
+        ok &= ~takes | ~np.any(needed & ~held, axis=1)
+        ok &= ~(split & np.any(needed, axis=1))  # tarot.partial.taker: a Queen's call not known
         holder = dealt[rows_k, np.minimum(called, CARDS - 1)]
         partner = np.where(takes & (holder < n) & (holder != taker), holder, -1)
-    ok &= ~needs_discard | _discard_ok(dealt, calls.discard, taker, n, variant.permissive)
-    cards, tricks, plays_ok = plays_of(rows.plays, keys.plays, deal_key, n, size, DECK.codes)
+    ok &= ~needs_discard | _discard_ok(dealt, discard, taker, n, variant.permissive)
     ok &= plays_ok & np.where(takes | goulash, tricks == size, tricks == 0)
 
     scores = np.zeros((k, n))
@@ -265,7 +281,7 @@ def _prove_deals(
     if playing.size:
         legal, scored = _play_and_score(
             Contract(
-                dealt[playing], calls.discard[playing], cards[playing], dealer[playing],
+                dealt[playing], discard[playing], cards[playing], dealer[playing],
                 taker[playing], partner[playing], contract[playing],
                 calls.called[playing] if n == 5 else np.full(playing.size, -1),
                 poignees.take(playing),
@@ -418,6 +434,53 @@ def _dealt(cards: Ints, n: int, size: int, dog_size: int) -> Ints:
     return by_deal.astype(np.int64)
 
 
+def _null(deals: pa.Table, name: str) -> Bools:
+    """Whether each deal's `name` column is null (a group the record leaves out)."""
+    null: Bools = deals.column(name).is_null().to_numpy(zero_copy_only=False)
+    return null
+
+
+def _dealt_by_play(cards: Ints, dealer: Ints, n: int, dog_size: int) -> Ints:
+    """tarot.partial.hands, .discard: who held each card of played-out deals whose hands and dog
+    the record leaves out (deal, card), as `_dealt` gives it: the seat the rules make play it
+    (each trick's winner leads the next), and `n` (the dog, or the discard laid aside from it)
+    for the cards nobody played; -1 throughout a deal that plays a card twice."""
+    k = len(cards)
+    seats, _, _ = _turns(_leaders(_winning(cards.astype(np.int8))[-1], (dealer + 1) % n, n), n)
+    dealt = np.full(k * CARDS, n, dtype=np.int64)
+    dealt[(cards + (np.arange(k) * CARDS)[:, None, None]).ravel()] = seats.ravel()
+    by_deal = dealt.reshape(k, CARDS)
+    by_deal[(by_deal == n).sum(axis=1) != dog_size] = -1
+    return by_deal
+
+
+def _laid_aside(dealt: Ints, discard: Ints, split: Bools, written: Bools, n: int) -> tuple[Ints, Bools]:
+    """tarot.partial.discard: after a petite or a garde whose hands are derived, the discard is the
+    cards nobody played; one written must be those cards (else one of them was played too)."""
+    unplayed = np.sort(np.where(dealt == n, np.arange(CARDS), CARDS), axis=1)[:, : discard.shape[1]]
+    ok = ~(split & written) | np.all(np.sort(discard, axis=1) == unplayed, axis=1)
+    return np.where((split & ~written)[:, None], unplayed, discard), ok
+
+
+def _petit_sec(dealt: Ints, n: int, split: Bools, taker: Ints) -> Bools:
+    """tarot.deal.petit-sec: a seat dealt the Petit and no other trump or the Excuse; never the
+    taker's when his hand and the dog are not known apart (tarot.partial.taker: the Petit goes
+    to the dog)."""
+    holder = dealt[:, PETIT]
+    alone = np.sum(TRUMP_OR_EXCUSE & (dealt == holder[:, None]), axis=1) == 1
+    sec: Bools = (holder >= 0) & (holder < n) & alone & ~(split & (holder == taker))
+    return sec
+
+
+def _petit_sec_possible(dealt: Ints, n: int, taker: Ints, dog_size: int) -> Bools:
+    """tarot.partial.taker: whether some split of the taker's cards and the dog gives him the
+    Petit sec (he played or laid aside T1 and at most as many other trumps or Excuse as the dog
+    holds): the record path lists the check as not run."""
+    kept = (dealt == taker[:, None]) | (dealt == n)
+    possible: Bools = kept[:, PETIT] & (np.sum(kept & TRUMP_OR_EXCUSE, axis=1) - 1 <= dog_size)
+    return possible
+
+
 def _discard_ok(dealt: Ints, discard: Ints, taker: Ints, n: int, permissive: Bools) -> Bools:
     """tarot.discard.*: distinct cards from the hand and the dog, no bout, and (FFT) no King and
     trumps only as many as the plain cards leave room for."""
@@ -491,13 +554,8 @@ def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, In
     what a seat still holds is the suits and the highest trump of its cards from here on."""
     k, tricks, n = cards.shape
     card = cards.astype(np.int8)
-    suit, trump = SUIT_8[card], TRUMP_RANK[card]
-    excuse = card == EXCUSE
-    lead = np.where(excuse[:, :, 0], suit[:, :, 1], suit[:, :, 0])  # after a led Excuse, the next card
-    rank = np.where(trump >= 0, trump, np.where(suit == lead[:, :, None], card - CARDS, -CARDS))
-    best = np.argmax(rank, axis=2)
-    moved = np.concatenate([np.zeros((k, 1), dtype=np.int64), np.cumsum(best, axis=1)[:, :-1]], axis=1)
-    leaders = (first_leader[:, None] + moved) % n
+    suit, trump, excuse, lead, best = _winning(card)
+    leaders = _leaders(best, first_leader, n)
     seats, seat_at, position_of = _turns(leaders, n)
     played = cards.reshape(k, -1)
     flat = played + (np.arange(k) * CARDS)[:, None]
@@ -521,6 +579,27 @@ def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, In
     bad |= follows & (trump >= 0) & (trump < high) & (top_held > high)  # tarot.play.overtrump
     ok &= ~bad.any(axis=(1, 2))
     return ok, seats, (leaders + best) % n, suits_held
+
+
+def _winning(
+    card: npt.NDArray[np.int8],
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], Bools, Ints, Ints]:
+    """Each card's suit, trump rank (-1: not a trump) and whether it is the Excuse; each trick's
+    suit led (after a led Excuse, the next card's) and the position of its winner by rank
+    (tarot.trick.winner)."""
+    suit, trump = SUIT_8[card], TRUMP_RANK[card]
+    excuse = card == EXCUSE
+    lead = np.where(excuse[:, :, 0], suit[:, :, 1], suit[:, :, 0])
+    rank = np.where(trump >= 0, trump, np.where(suit == lead[:, :, None], card - CARDS, -CARDS))
+    return suit, trump, excuse, lead, np.argmax(rank, axis=2)
+
+
+def _leaders(best: Ints, first_leader: Ints, n: int) -> Ints:
+    """Each trick's leader (deal, trick): the first leader, then each trick's winner."""
+    k = len(best)
+    moved = np.concatenate([np.zeros((k, 1), dtype=np.int64), np.cumsum(best, axis=1)[:, :-1]], axis=1)
+    leaders: Ints = (first_leader[:, None] + moved) % n
+    return leaders
 
 
 def _turns(leaders: Ints, n: int) -> tuple[Ints, npt.NDArray[np.int32], npt.NDArray[np.int32]]:

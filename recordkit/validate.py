@@ -12,16 +12,25 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from recordkit.derive import not_checked
-from recordkit.diagnostics import Diagnostic, Location, Severity, cap_repeats, first_repeats, from_violation
+from recordkit.diagnostics import (
+    Diagnostic,
+    Location,
+    Severity,
+    Violation,
+    cap_repeats,
+    first_repeats,
+    from_violation,
+)
 from recordkit.engine import DealReplay, replay_deal
 from recordkit.games import RULESETS, ruleset_for
 from recordkit.hints import hint
 from recordkit.limits import oversized, within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, RecordBase, parse_version
-from recordkit.quick import clean_replays
+from recordkit.quick import clean_header, clean_replays
 from recordkit.raw import nesting_error, too_deep
 from recordkit.reading import raw_records
 from recordkit.rules.base import Ruleset
@@ -139,24 +148,89 @@ def batch_findings(items: list[Item], settings: Settings) -> list[RecordReport |
     record as `findings` reports it."""
     read = [item if isinstance(item, RecordReport) else parsed(item) for item in items]
     raws = [item for item in read if isinstance(item, RawRecord)]
-    clean: set[int] = set()
+    proven: dict[int, tuple[tuple[int, int], ...]] = {}
     if sum(map(_deal_count, raws)) >= SMALL_BATCH:
-        from recordkit.batch import proven  # NumPy and pyarrow: for bulk input only
+        from recordkit.batch import proofs  # NumPy and pyarrow: for bulk input only
 
-        clean = {id(raw) for raw, ok in zip(raws, proven(raws, settings.game), strict=True) if ok}
-    return [_proven(item, settings) if id(item) in clean else findings(item, settings) for item in read]
+        proven = {
+            id(raw): noted
+            for raw, noted in zip(raws, proofs(raws, settings.game), strict=True)
+            if noted is not None
+        }
+    reports: list[RecordReport | Diagnostic] = []
+    for item in read:
+        report = _proven(item, proven[id(item)], settings) if id(item) in proven else None
+        reports.append(findings(item, settings) if report is None else report)
+    return reports
 
 
-def _proven(raw: Item, settings: Settings) -> RecordReport:
-    """The report of a record the columns proved clean: nothing found (a notation record's
-    reader notes aside)."""
+NOTES_KEPT = 4096
+"""How many notes of partial deals `_proven` keeps, by table and note key, before starting afresh."""
+_NOTES: dict[tuple[Any, ...], list[Violation]] = {}
+
+
+def _proven(raw: Item, noted: tuple[tuple[int, int], ...], settings: Settings) -> RecordReport | None:
+    """The report of a record the columns proved clean but for the notes of the deals `noted`:
+    each note as the replay of the first deal of its table and key wrote it (the deal replayed
+    alone, as the record path replays it), with a notation record's reader notes; None when that
+    replay finds more than a note, for the record path."""
     assert isinstance(raw, RawRecord)
     found: list[Diagnostic] = []
+    data = raw.data
+    for index, key in noted:
+        kept = (data["game"], len(data["players"]), orjson.dumps(data.get("options")), key)
+        notes = _NOTES.get(kept)
+        if notes is None:
+            notes = _deal_notes(raw, index, settings)
+            if notes is None:
+                return None
+            if len(_NOTES) >= NOTES_KEPT:
+                _NOTES.clear()
+            _NOTES[kept] = notes
+        where = replace(raw.location, deal=index + 1)
+        found += [
+            from_violation(
+                replace(v, path=f"deals[{index}].{v.path}" if v.path else f"deals[{index}]"), where
+            )
+            for v in notes
+        ]
     if raw.places is not None:  # a record read from the notation (spec/NOTATION.md)
         from recordkit.notation import located
 
         found = located(raw, found, settings.strict)
     return RecordReport(raw.location, found, deal_count=_deal_count(raw))
+
+
+def _deal_notes(raw: RawRecord, index: int, settings: Settings) -> list[Violation] | None:
+    """The notes of deal `index` of a record whose every other fact the columns proved, replayed
+    from the running totals the record writes before it; None when its replay finds more."""
+    header = clean_header(raw.data, settings.game)
+    if header is None:
+        return None
+    ruleset, table = header
+    deals = raw.data["deals"]
+    try:
+        deal = ruleset.Deal.model_validate(deals[index])
+    except ValidationError:
+        return None
+    replay = replay_deal(
+        ruleset, table, deal, _written_before(deals, index, table.players), data=deals[index]
+    )
+    if any(v.severity != Severity.INFO for v in replay.violations):
+        return None
+    return list(replay.violations)
+
+
+def _written_before(deals: list[Any], index: int, players: int) -> list[int | float]:
+    """The running totals before deal `index` as the record path counts them (`_check_totals`):
+    the last totals written, plus the scores written after them."""
+    totals: list[int | float] = [0] * players
+    for deal in deals[:index]:
+        if "totals" in deal:
+            totals = list(deal["totals"])
+        elif "result" in deal:
+            totals = [t + s for t, s in zip(totals, deal["result"]["scores"], strict=True)]
+    return totals
 
 
 def findings(item: Item, settings: Settings) -> RecordReport | Diagnostic:

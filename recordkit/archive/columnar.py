@@ -39,7 +39,7 @@ from recordkit.archive.tables import TABLES, required_tables
 from recordkit.diagnostics import Diagnostic, Location
 from recordkit.games import RULESETS
 from recordkit.quick import clean_header
-from recordkit.rules.columns import COLUMNS, DICTIONARY_COLUMNS, Bools, ColumnRows
+from recordkit.rules.columns import COLUMNS, DICTIONARY_COLUMNS, Bools, ColumnRows, ints, proof_of
 from recordkit.sources import RawLine, RawRecord
 from recordkit.validate import Item, RecordReport, Settings
 
@@ -230,7 +230,7 @@ def _proven_by_columns(tables: dict[str, pa.Table], settings: Settings) -> Bools
         of_game = ColumnRows(chosen, deals, calls, plays, scores, header_ok)
         found = ruleset.prove_columns(of_game)
         if found is not None:
-            proven[rows] = found
+            proven[rows] = proof_of(found, of_game).clean(ints(deals, "game_id"), ints(chosen, "game_id"))
     return proven
 
 

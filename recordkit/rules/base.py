@@ -32,7 +32,7 @@ from recordkit.rules.values import (
 )
 
 if TYPE_CHECKING:
-    from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.columns import Bools, ColumnRows, Proof
     from recordkit.rules.written_columns import WrittenForm
 
 
@@ -343,10 +343,11 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
         of `recordkit.archive.columnar`). Games without a columnar check say False."""
         return False
 
-    def prove_columns(self, rows: ColumnRows) -> Bools | None:
-        """Which of these archive records (by games row) the full validation would find nothing
-        wrong with, checked a whole row group at a time; None when the game has no columnar check.
-        A record it cannot prove goes to the record path, so it must never prove a faulty one."""
+    def prove_columns(self, rows: ColumnRows) -> Bools | Proof | None:
+        """Which of these records (by games row) the full validation would find nothing wrong
+        with, checked a whole row group at a time, or a `Proof` that also names the deals whose
+        replay is wanted only for a note; None when the game has no columnar check. A record it
+        cannot prove goes to the record path, so it must never prove a faulty one."""
         return None
 
     def written_form(self) -> WrittenForm | None:

@@ -51,6 +51,32 @@ class ColumnRows:
     header_ok: Bools
 
 
+@dataclass(frozen=True)
+class Proof:
+    """What a columnar check proves of its rows: each record (games row) whose every deal is
+    proven clean or noted, and each deals row's note key (0: none): a deal noted is proven in
+    all that the record writes, its replay wanted only for the note the record path writes of
+    what the record leaves out (a deal passed by all whose hands nobody saw). Deals of one table
+    (game, players, options) with the same key get the same note, so one replay writes it for
+    all. A record with no deal noted is clean."""
+
+    games: Bools
+    noted: Ints
+
+    def clean(self, deal_game_ids: Ints, game_ids: Ints) -> Bools:
+        """Each record proven with no deal noted (an archive's columns replay no deal alone)."""
+        with_notes = np.isin(game_ids, deal_game_ids[self.noted != 0])
+        clean: Bools = self.games & ~with_notes
+        return clean
+
+
+def proof_of(found: Bools | Proof, rows: ColumnRows) -> Proof:
+    """A check's answer as a `Proof` (a check that notes no deal answers each record's verdict)."""
+    if isinstance(found, Proof):
+        return found
+    return Proof(np.asarray(found, dtype=bool), np.zeros(rows.deals.num_rows, dtype=np.int64))
+
+
 def ints(table: pa.Table, column: str) -> Ints:
     """A column as int64, nulls as -1."""
     return _filled(table.column(column))

@@ -28,6 +28,7 @@ from recordkit.rules.columns import (
     Bools,
     ColumnRows,
     Ints,
+    Proof,
     bools,
     by_record,
     codes,
@@ -171,17 +172,20 @@ class Keys:
     scores: Ints
 
 
-def prove_columns(rows: ColumnRows) -> Bools:
-    """Which games (by games row) are proven clean: header, options, every deal, rotation and totals."""
+def prove_columns(rows: ColumnRows) -> Proof:
+    """Which games (by games row) are proven clean, but for the deals noted: header, options,
+    every deal, rotation and totals."""
     games = rows.games
     n_games = games.num_rows
     deals = record_deals(rows)
     keys = Keys(deal_keys(rows.calls), deal_keys(rows.plays), deal_keys(rows.scores))
+    noted = np.zeros(rows.deals.num_rows, dtype=np.int64)
     if deals is None or not all(is_sorted(k) for k in (keys.calls, keys.plays, keys.scores)):
-        return np.zeros(n_games, dtype=bool)
+        return Proof(np.zeros(n_games, dtype=bool), noted)
     known, variant = variants(options_of(games))
     players = ints(games, "n_players")[deals.game_of]
     deal_ok = np.zeros(len(deals.rows), dtype=bool)
+    deal_noted = np.zeros(len(deals.rows), dtype=np.int64)
     for n in PLAYERS:
         at = np.flatnonzero(players == n)
         if not at.size:
@@ -190,9 +194,12 @@ def prove_columns(rows: ColumnRows) -> Bools:
         whole = len(chosen) == rows.deals.num_rows  # every row, in order (`record_deals`)
         table = rows.deals if whole else rows.deals.take(chosen)
         game_of = deals.game_of[at]
-        deal_ok[at] = _prove_deals(n, rows, keys, deals.keys[at], table, game_of, variant.take(game_of))
+        deal_ok[at], deal_noted[at] = _prove_deals(
+            n, rows, keys, deals.keys[at], table, game_of, variant.take(game_of)
+        )
     proven: Bools = rows.header_ok & deals.counted & known & by_record(deals.game_of, deal_ok, n_games)
-    return proven
+    noted[deals.rows] = np.where(deal_ok, deal_noted, 0)
+    return Proof(proven, noted)
 
 
 def variants(options: list[dict[str, Any]]) -> tuple[Bools, Variant]:
@@ -226,8 +233,9 @@ def variants(options: list[dict[str, Any]]) -> tuple[Bools, Variant]:
 
 def _prove_deals(
     n: int, rows: ColumnRows, keys: Keys, deal_key: Ints, deals: pa.Table, game_of: Ints, variant: Variant
-) -> Bools:
-    """Each deal's verdict, for `n`-player deals (`game_of`: each deal's games row, in order)."""
+) -> tuple[Bools, Ints]:
+    """Each deal's verdict, for `n`-player deals (`game_of`: each deal's games row, in order), and
+    its note key (`note_keys`; 0 for none)."""
     size, dog_size = HAND_SIZES[n], DOG_SIZES[n]
     k = deals.num_rows
     rows_k = np.arange(k)
@@ -244,7 +252,8 @@ def _prove_deals(
     at = np.flatnonzero(derived)
     if at.size:
         dealt[at] = _dealt_by_play(cards[at], dealer[at], n, dog_size)
-    ok &= (dealt[:, 0] >= 0) & (derived | ~left_out)  # tarot.deck, tarot.deal.sizes: every card once
+    unseen = left_out & (tricks == 0)  # tarot.partial.cut-short: no card of the deal is known
+    ok &= ((dealt[:, 0] >= 0) & (derived | ~left_out)) | unseen  # tarot.deck, tarot.deal.sizes
 
     calls = _calls(rows.calls, keys.calls, deal_key, n, dog_size)
     contract, taker, auction_ok = _auction(calls.bids, dealer, n)
@@ -261,8 +270,9 @@ def _prove_deals(
         discard, laid_ok = _laid_aside(dealt, discard, split, discarded, n)
         ok &= laid_ok
     petit_sec = _petit_sec(dealt, n, split, taker)
-    ok &= np.where(variant.annul, petit_sec == annulled, ~annulled)  # tarot.deal.petit-sec
-    ok &= ~(split & variant.annul & _petit_sec_possible(dealt, n, taker, dog_size))
+    ok &= np.where(variant.annul, (petit_sec == annulled) | unseen, ~annulled)  # tarot.deal.petit-sec
+    petit_open = split & variant.annul & _petit_sec_possible(dealt, n, taker, dog_size)
+    call_open = np.zeros(k, dtype=bool)
     partner = np.full(k, -1)
     if n == 5:  # tarot.call.*: an honour, the higher ones held; its holder the partner
         called = np.where(takes, calls.called, CARDS)
@@ -270,7 +280,7 @@ def _prove_deals(
         held = dealt == taker[:, None]
         needed = NEEDED[np.minimum(called, CARDS - 1)]
         ok &= ~takes | ~np.any(needed & ~held, axis=1)
-        ok &= ~(split & np.any(needed, axis=1))  # tarot.partial.taker: a Queen's call not known
+        call_open = split & np.any(needed, axis=1)  # tarot.partial.taker: a Queen's call not known
         holder = dealt[rows_k, np.minimum(called, CARDS - 1)]
         partner = np.where(takes & (holder < n) & (holder != taker), holder, -1)
     ok &= ~needs_discard | _discard_ok(dealt, discard, taker, n, variant.permissive)
@@ -297,7 +307,7 @@ def _prove_deals(
         scores[free] = scored_halves / 2
     scores_ok, totals = written_scores(rows.scores, keys.scores, deal_key, scores)
     verdicts: Bools = ok & scores_ok & rotation_ok(game_of, dealer, n) & totals_ok(game_of, scores, totals)
-    return verdicts
+    return verdicts, note_keys(unseen, petit_open, call_open, discarded & derived, annulled, taker)
 
 
 @dataclass(frozen=True)
@@ -432,6 +442,18 @@ def _dealt(cards: Ints, n: int, size: int, dog_size: int) -> Ints:
     by_deal = dealt.reshape(k, CARDS)
     by_deal[~np.all(cards >= 0, axis=1) | np.any(by_deal < 0, axis=1)] = -1
     return by_deal.astype(np.int64)
+
+
+def note_keys(unseen: Bools, petit: Bools, call: Bools, discard: Bools, annulled: Bools, taker: Ints) -> Ints:
+    """Each deal's note key (0: no note): what the record path's note of a partial deal depends on
+    (`partial.complete`: the checks it could not run, and the groups derived), so that deals of
+    one table with the same key get the same note. No card seen (tarot.partial.cut-short: an
+    annulled deal or one passed by all); the Petit sec and a Queen's call open to the split of
+    the taker's cards (tarot.partial.taker), with his seat and whether the discard is written."""
+    open_ = unseen | petit | call
+    flags = unseen + 2 * petit + 4 * call + 8 * discard + 16 * annulled
+    keys: Ints = np.where(open_, 1 + flags + 32 * (taker + 1), 0)
+    return keys
 
 
 def _null(deals: pa.Table, name: str) -> Bools:

@@ -57,7 +57,7 @@ from recordkit.rules.values import Action, Completion, DealSummary, PlayedTrick,
 from recordkit.rules.violations import at, card_list, deck_integrity, incomplete, size_check, unknown_card
 
 if TYPE_CHECKING:
-    from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.columns import ColumnRows, Proof
     from recordkit.rules.written_columns import WrittenForm
 
 _PLAYING = Phase.PLAY
@@ -621,7 +621,7 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         """The contract's count step by step (`scoring.working`)."""
         return scoring_working(state)
 
-    def prove_columns(self, rows: ColumnRows) -> Bools:
+    def prove_columns(self, rows: ColumnRows) -> Proof:
         from recordkit.rules.french_tarot import columnar  # NumPy and pyarrow: only for archives
 
         return columnar.prove_columns(rows)

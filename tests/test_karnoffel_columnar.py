@@ -347,7 +347,7 @@ def test_the_end_of_the_play_is_the_rulesets() -> None:
                 for t, trick in enumerate(state.tricks):
                     tricks[0, t] = trick.cards
                     owner[0, trick.cards] = trick.seats
-                ok, side = play(
+                ok, side, _ = play(
                     state.options, owner, tricks, np.array([len(state.tricks)]),
                     np.array([state.forehand]), np.array([state.chosen]),
                 )  # fmt: skip

@@ -23,6 +23,7 @@ from recordkit.rules.columns import (
     ColumnRows,
     Floats,
     Ints,
+    Proof,
     by_record,
     codes,
     deal_keys,
@@ -69,20 +70,32 @@ PlaysRows = tuple[npt.NDArray[np.signedinteger[Any]], npt.NDArray[np.signedinteg
 Prove = Callable[[int, str, Deals], Bools]
 """A game's check of the deals of one table: (players, options as the games row writes them,
 the deals) to each deal's verdict."""
+ProveNoted = Callable[[int, str, Deals], tuple[Bools, Ints]]
+"""A game's check of the deals of one table that also gives each deal's note key (`Proof.noted`)."""
 
 
 def prove_games(rows: ColumnRows, prove: Prove) -> Bools:
     """Which games (by games row) are proven clean: a header the record path accepts, every deal
     there and proven by `prove`, one table (players, options) at a time; none when rows are out
     of the order the converter writes them in."""
+    return prove_noted(
+        rows, lambda n, text, deals: (prove(n, text, deals), np.zeros(len(deals.keys), np.int64))
+    ).games
+
+
+def prove_noted(rows: ColumnRows, prove: ProveNoted) -> Proof:
+    """`prove_games` for a check that notes deals: the games proven but for the deals noted, and
+    each deals row's note key (0 for a deal not proven)."""
     games, deals = rows.games, rows.deals
     n_games = games.num_rows
     order = record_deals(rows)
     call_keys, play_keys, score_keys = (deal_keys(t) for t in (rows.calls, rows.plays, rows.scores))
+    noted = np.zeros(deals.num_rows, dtype=np.int64)
     if order is None or not all(is_sorted(k) for k in (call_keys, play_keys, score_keys)):
-        return np.zeros(n_games, dtype=bool)
+        return Proof(np.zeros(n_games, dtype=bool), noted)
     at, game_row = order.rows, order.game_of
     deal_ok = np.zeros(len(at), dtype=bool)
+    deal_noted = np.zeros(len(at), dtype=np.int64)
     options = games.column("options").to_pylist()
     tables = [f"{n} {text}" for n, text in zip(ints(games, "n_players"), options, strict=True)]
     table_of = np.array(tables, dtype=object)[game_row] if len(at) else np.zeros(0, dtype=object)
@@ -94,9 +107,10 @@ def prove_games(rows: ColumnRows, prove: Prove) -> Bools:
             of_table = Deals(
                 rows, table, order.keys[chosen], game_row[chosen], call_keys, play_keys, score_keys
             )
-            deal_ok[chosen] = prove(int(n), text, of_table)
+            deal_ok[chosen], deal_noted[chosen] = prove(int(n), text, of_table)
     proven: Bools = rows.header_ok & order.counted & by_record(game_row, deal_ok, n_games)
-    return proven
+    noted[at] = np.where(deal_ok, deal_noted, 0)
+    return Proof(proven, noted)
 
 
 def card_groups(

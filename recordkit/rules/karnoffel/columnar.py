@@ -7,8 +7,14 @@ counter-raises, answers, the surrender, the going-out cap, the raise limits), th
 (karnoffel.play.held, .devil-lead; karnoffel.trick.winner by the ruleset's own order of the card
 powers; the early end at a side's third trick, or all five with `play_out`), the score, the
 totals, the rotation (after a surrender too) and the end of the game, at 2, 4, 6 and 8 players,
-with both decks and every option (the card-by-card reading of the partial trumps too). Deals not `as_written`, not played, or wrong in any way are
-left unproven and take the record path, which explains what is wrong. Rows built from bulk JSON
+with both decks and every option (the card-by-card reading of the partial trumps too). A deal
+that leaves its hands out (the tricks-only form a magazine prints, `WRITTEN.derives`) is proven
+with each seat's face-down cards taken from the cards it played, as the record path derives them
+(karnoffel.partial.hands); where the play stopped before a seat played all its face-down cards,
+the deal is proven in all it writes but left to the record path for its note of the hand sizes
+left unchecked (`DEAL-NOT-CHECKED`). Deals not
+`as_written`, not played, or wrong in any way are left unproven and take the record path, which
+explains what is wrong. Rows built from bulk JSON
 (`WRITTEN`), whose deals no replay found `as_written`, also say the window each word is written
 in and the chosen suit stated, which the check holds to the rules as `as_written` does. Each rule
 restated here is held to the ruleset's own function by tests/test_karnoffel_columnar.py.
@@ -27,12 +33,13 @@ import pyarrow.compute as pc
 from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.rules.column_deals import (
     Deals,
+    by_seat,
     call_words,
     flat_group,
     held_once,
     plays_of,
     previous,
-    prove_games,
+    prove_noted,
     ragged_groups,
     scores_follow,
     seats_of,
@@ -43,6 +50,7 @@ from recordkit.rules.columns import (
     ColumnRows,
     Floats,
     Ints,
+    Proof,
     codes,
     ints,
     played_as_written,
@@ -54,7 +62,7 @@ from recordkit.rules.karnoffel.options import KarnoffelOptions
 from recordkit.rules.karnoffel.powers import CANNOT_WIN, LED_DEVIL, POWER_LEVEL, order
 from recordkit.rules.karnoffel.record import CALLS
 from recordkit.rules.karnoffel.state import TRICKS, TRICKS_TO_WIN, WINDOWS
-from recordkit.rules.written_columns import CallsOf, Rows, WrittenForm, texts
+from recordkit.rules.written_columns import MAX_PLAYERS, CallsOf, Rows, WrittenForm, texts
 
 PASS, RAISE, ACCEPT, SURRENDER = (CALLS.index(word) for word in ("pass", "raise", "accept", "surrender"))
 CALL_KIND = 1
@@ -86,11 +94,12 @@ WRITTEN = WrittenForm(
     (CallsOf("proposals", "call", _proposals, "window"),),
     stated=("chosen_suit",),
     no_hands=True,
+    derives=True,
 )
 """A deal in the bare form the columns read (`recordkit.rules.written_columns`): round 1 as the
-deals' `dog`, no hands when window 1 ended the deal, the windows' words as the calls rows with
-the window each is written in, and the chosen suit the record states, each held to the rules
-(`Karnoffel.as_written`)."""
+deals' `dog`, no hands when window 1 ended the deal, or the hands left out for the play to give
+them, the windows' words as the calls rows with the window each is written in, and the chosen
+suit the record states, each held to the rules (`Karnoffel.as_written`)."""
 
 
 @cache
@@ -100,13 +109,16 @@ def trick_keys(size: int, reading: str) -> Ints:
     return np.array([[order(size, reading, chosen, led) for led in range(4)] for chosen in range(4)])
 
 
-def prove_columns(rows: ColumnRows) -> Bools:
-    """Which games (by games row) are proven clean: header, every deal, rotation, totals, end."""
-    return prove_games(rows, _prove_table)
+def prove_columns(rows: ColumnRows) -> Proof:
+    """Which games (by games row) are proven clean, but for the deals noted: header, every deal,
+    rotation, totals, end."""
+    return prove_noted(rows, _prove_table)
 
 
-def _prove_table(n: int, text: str, deals: Deals) -> Bools:
-    """Each deal's verdict, for the deals of `n`-player games with these options."""
+def _prove_table(n: int, text: str, deals: Deals) -> tuple[Bools, Ints]:
+    """Each deal's verdict, for the deals of `n`-player games with these options, and its note key
+    (0: none): the seats whose hand size the play leaves unchecked, as a set of bits, or for a deal
+    given up in window 2 or 3 whose hands are left out, its window."""
     options = KarnoffelOptions.model_validate(orjson.loads(text))
     table = deals.table
     cards = cards_of(options.deck)
@@ -114,6 +126,8 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     dealer, ok = played_as_written(table, n)
     forehand = (dealer + 1) % n
 
+    # round 1 left out (null, so not `shown`) is never proven: the record path notes the face-up
+    # cards unknown (karnoffel.partial.faceup, karnoffel.partial.suit)
     faceup, shown = flat_group(table.column("dog"), n, deck)
     downs, groups, sizes = ragged_groups(table.column("hands"), HAND, deck)
     words, count, kinds = call_words(deals, CALLS)
@@ -126,6 +140,14 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     ok &= windows_ok
 
     stage = None if written is None else stages(written, count, surrendered)
+    left = np.asarray(pc.is_null(table.column("hands")).to_numpy(zero_copy_only=False), dtype=bool)
+    short = (
+        np.where(left & surrendered & (stage > 1), stage << MAX_PLAYERS, 0)
+        if stage is not None
+        else np.zeros(len(left), dtype=np.int64)
+    )
+    if left.any():
+        groups, sizes = derived_groups(left, groups, sizes, n, surrendered, stage)
     ok &= dealt_sizes(shown, groups, sizes, n, surrendered, stage)
     owner, once = _owner(faceup, downs, dealer, n, len(deck))
     ok &= once
@@ -139,24 +161,28 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
 
     playing = np.flatnonzero(ok & ~surrendered)
     if playing.size:
-        legal, side = play(
+        legal, side, unplayed = play(
             options,
             owner[playing],
             tricks[playing],
             played_tricks[playing],
             forehand[playing],
             chosen[playing],
+            left[playing],
         )
         ok[playing] &= legal
         decided[playing] = side
+        short[playing] = unplayed
     scores = np.where((np.arange(n) % 2 == decided[:, None]) & ok[:, None], value[:, None], 0)
     follows, totals = scores_follow(deals, scores)
     ok &= follows
     after = np.where(surrendered & (options.dealer_after_surrender == "proposer"), raiser, forehand)
     ok &= deals.first | (dealer == previous(deals, after))  # karnoffel.deal.rotation
     reached = np.any(totals >= options.target, axis=1)  # karnoffel.game.end
+    # karnoffel.partial.hands: a deal whose play leaves a derived hand size unchecked (`short`) is
+    # proven in all it writes, its note (DEAL-NOT-CHECKED) written by its replay
     verdicts: Bools = ok & (deals.last | ~reached)
-    return verdicts
+    return verdicts, short
 
 
 def sides_before(seats: Floats, n: int) -> Floats:
@@ -268,6 +294,23 @@ def dealt_sizes(
     cut = ((shown == 2) & (down == FACE_DOWN[1])) | ((shown == n) & (down == FACE_DOWN[2])) | whole
     right: Bools = np.where(surrendered, cut, whole)
     return right
+
+
+def derived_groups(
+    left: Bools, groups: Ints, sizes: Ints, n: int, surrendered: Bools, stage: Ints | None
+) -> tuple[Ints, Ints]:
+    """karnoffel.partial.hands: the face-down groups of the deals that leave their hands out
+    (`left`), as the record path completes them: none for a deal given up in window 1 (no card
+    was dealt face down, as `[]` says, K-A17), four a seat for a deal played (`play` then holds
+    the cards each seat played to them, `derived_owner`), and those of its window for a deal
+    given up in window 2 or 3, which played no card, so its hand sizes are not checked (the
+    record path's note); left unproven in rows that do not say the window a surrender is in (an
+    archive's)."""
+    if stage is None:
+        return np.where(left, -1, groups), sizes
+    completed: Ints = np.where(left, np.where(surrendered & (stage == 1), 0, n), groups)
+    completed_sizes: Ints = np.where(left[:, None], DOWN_AT[stage][:, None], sizes)
+    return completed, completed_sizes
 
 
 def stated_suits(deals: pa.Table, chosen: Ints) -> Bools:
@@ -387,18 +430,30 @@ def card_by_card(options: KarnoffelOptions, tricks: Ints, chosen: Ints) -> Ints:
 
 
 def play(
-    options: KarnoffelOptions, owner: Ints, tricks: Ints, played: Ints, forehand: Ints, chosen: Ints
-) -> tuple[Bools, Ints]:
+    options: KarnoffelOptions,
+    owner: Ints,
+    tricks: Ints,
+    played: Ints,
+    forehand: Ints,
+    chosen: Ints,
+    derives: Bools | None = None,
+) -> tuple[Bools, Ints, Ints]:
     """karnoffel.play.*, karnoffel.trick.*: the forehand leads, the winner of a trick leads the
     next, every card held and played once, the Devil never opening the play, and the deal ending
-    exactly with the last trick written (a side's third, or the fifth with `play_out`). Returns
-    the verdicts and the side that won the deal."""
+    exactly with the last trick written (a side's third, or the fifth with `play_out`); the deals
+    that `derives` take their face-down cards from the play (`derived_owner`). Returns the
+    verdicts, the side that won the deal, and the seats of a deal that derives that did not play
+    all their face-down cards, as a set of bits (their hand sizes unchecked: the record path's note)."""
     k, most, n = tricks.shape
     rows = np.arange(k)
     safe = np.maximum(tricks, 0)
     seats, won = seats_of(winners(options, safe, chosen), forehand, n)
     inside = np.arange(most)[None, :] < played[:, None]
-    ok = held_once(owner, safe, seats, np.broadcast_to(inside[:, :, None], tricks.shape))
+    everywhere = np.broadcast_to(inside[:, :, None], tricks.shape)
+    ok, short = np.ones(k, dtype=bool), np.zeros(k, dtype=np.int64)
+    if derives is not None and derives.any():
+        owner, ok, short = derived_owner(owner, safe, seats, everywhere, played, derives)
+    ok &= held_once(owner, safe, seats, everywhere)
     ok &= ~devil_leads(options, tricks, chosen)
     wins = np.cumsum((won[:, :, None] % 2 == np.arange(2)) & inside[:, :, None], axis=1)
     third = np.any(wins == TRICKS_TO_WIN, axis=2)
@@ -406,4 +461,27 @@ def play(
     side = np.argmax(wins[rows, ends] == TRICKS_TO_WIN, axis=1)
     last = TRICKS if options.play_out else ends + 1
     ok &= np.any(third, axis=1) & (played == last)  # karnoffel.trick.early-end, .count
-    return ok, side
+    return ok, side, short
+
+
+def derived_owner(
+    owner: Ints, tricks: Ints, seats: Ints, inside: Bools, played: Ints, derives: Bools
+) -> tuple[Ints, Bools, Ints]:
+    """karnoffel.partial.hands: in the deals that `derives`, each card played that no seat was
+    dealt face up is held by the seat the leaders and winners give it (`seats`), as the record
+    path completes the hands; whether no such seat played more than its four face-down cards
+    besides its face-up card (karnoffel.deal.rounds: DEAL-HAND-SIZE); and the seats that played
+    fewer (the play stopped first), as a set of bits: their hand sizes unchecked, the record path's note.
+    A face-up card played by another seat, or a card played twice, is `held_once`'s to refuse."""
+    k = len(owner)
+    mine = inside & derives[:, None, None]
+    rows = np.broadcast_to(np.arange(k)[:, None, None], tricks.shape)
+    dealt = np.take_along_axis(owner, tricks.reshape(k, -1), axis=1).reshape(tricks.shape)
+    new = mine & (dealt < 0)
+    completed = owner.copy()
+    completed[rows[new], tricks[new]] = seats[new]
+    own_faceup = by_seat(mine & (dealt == seats), seats).sum(axis=1)
+    face_down = played[:, None] - own_faceup
+    sized: Bools = ~derives | np.all(face_down <= HAND, axis=1)
+    short: Ints = np.where(derives, (face_down < HAND) @ (1 << np.arange(face_down.shape[1])), 0)
+    return completed, sized, short

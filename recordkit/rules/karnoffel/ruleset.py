@@ -33,7 +33,7 @@ from recordkit.rules.values import Action, Completion, DealSummary, QuickDeal, T
 from recordkit.rules.violations import card_list, incomplete, unknown_card
 
 if TYPE_CHECKING:
-    from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.columns import ColumnRows, Proof
     from recordkit.rules.written_columns import WrittenForm
 
 PLAYER_COUNTS = (2, 4, 6, 8)
@@ -344,7 +344,7 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         """The chosen suit's cards of power (J, 7, 6, 2, 3, 4, 5); its K, Q, 10, 9, 8 are plain."""
         return state.chosen == state.cards.suit[card] and state.cards.rank[card] in POWER_RANKS
 
-    def prove_columns(self, rows: ColumnRows) -> Bools:
+    def prove_columns(self, rows: ColumnRows) -> Proof:
         """The deals of an archive's row group checked with NumPy (`karnoffel.columnar`)."""
         from recordkit.rules.karnoffel import columnar  # NumPy and pyarrow: only for archives
 

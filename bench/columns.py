@@ -1,18 +1,23 @@
 """Where a deal's time goes on the bulk path (`recordkit.batch`), stage by stage, per game.
 
-Usage: python bench/columns.py [--records 400] [--repeat 3] [--seed 1]
+Usage: python bench/columns.py [--records 400] [--repeat 3] [--seed 1] [--form full|tricks]
 
 For each game, generates records of 10 deals (fixed seeds, heuristic players) as JSON lines, then
 times in this process, in batches of about 4,096 deals: parsing each line (`orjson.loads`, the
 reference), appending each record's written values (`WrittenColumns.add`), building the tables
-(`WrittenColumns.rows`) and the game's columnar check (`prove_columns`); and, beside them, the
-fast path of the same records (`quick.clean_deals`). Each figure is the fastest of `--repeat`
-runs, in µs a deal of CPU time. Tests never assert timings.
+(`WrittenColumns.rows`) and the game's columnar check (`prove_columns`); and, beside them,
+pyarrow's JSON reader over the same lines (`pyarrow.json.read_json`, the other way to the
+columns: it parses into nested columns at once, but one line off the schema it infers fails the
+whole block, and the place of each record is only its row number) and the fast path of the same
+records (`quick.clean_deals`). `--form tricks` writes the records without their hands (the
+tricks-only form). Each figure is the fastest of `--repeat` runs, in µs a deal of CPU time.
+Tests never assert timings.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import time
 from collections.abc import Callable
@@ -20,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pyarrow.json as pa_json
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # time the recordkit of this checkout, not an installed one
@@ -33,9 +39,18 @@ from recordkit.games import RULESETS  # noqa: E402
 from recordkit.generate import generate_record  # noqa: E402
 from recordkit.model import to_data  # noqa: E402
 from recordkit.quick import clean_deals, clean_header  # noqa: E402
+from recordkit.rules.columns import proof_of  # noqa: E402
 from recordkit.rules.written_columns import WrittenColumns  # noqa: E402
 
 BATCH_DEALS = 4096
+COLUMN_STAGES = (
+    "parse (orjson.loads)",
+    "append the written values",
+    "build the tables",
+    "the columnar check",
+)
+"""The stages of the bulk path; pyarrow's JSON reader is timed beside them, as the alternative to
+the first two (it reads the lines into nested columns at once)."""
 
 
 def fastest(repeat: int, work: Callable[[], Any]) -> float:
@@ -70,6 +85,10 @@ def stages(lines: list[bytes], repeat: int) -> tuple[dict[str, float], float]:
                 built.append(columns)
 
     figures = {"parse (orjson.loads)": fastest(repeat, lambda: [orjson.loads(line) for line in lines])}
+    text = b"\n".join(lines)
+    figures["pyarrow.json.read_json"] = fastest(
+        repeat, lambda: pa_json.read_json(io.BytesIO(text), pa_json.ReadOptions(block_size=len(text) + 1))
+    )
     figures["append the written values"] = fastest(repeat, add)
     tables = [columns.rows() for columns in built]
     figures["build the tables"] = fastest(repeat, lambda: [columns.rows() for columns in built])
@@ -78,7 +97,8 @@ def stages(lines: list[bytes], repeat: int) -> tuple[dict[str, float], float]:
         repeat, lambda: verdicts.extend(ruleset.prove_columns(rows) for rows in tables)
     )
     figures["fast path of the same records"] = fastest(repeat, lambda: [clean_deals(r) for r in records])
-    proven = sum(int(v.sum()) for v in verdicts[: len(tables)] if v is not None) if form else 0
+    proofs = [proof_of(v, rows) for v, rows in zip(verdicts, tables, strict=False) if v is not None]
+    proven = sum(int(proof.games.sum()) for proof in proofs) if form else 0
     share = proven / len(records)
     return figures, share
 
@@ -88,13 +108,14 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=400)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--form", choices=("full", "tricks"), default="full", help="the records' form")
     args = parser.parse_args()
     print(f"µs a deal, CPU time, fastest of {args.repeat}; {args.records} records of 10 deals a table")
     header = None
     for name, players, options in TABLES:
         ruleset = RULESETS[name]
         records = [
-            to_data(generate_record(ruleset, players, 10, args.seed + i, options))
+            to_data(generate_record(ruleset, players, 10, args.seed + i, options, form=args.form))
             for i in range(args.records)
         ]
         lines = [orjson.dumps(record) for record in records]
@@ -109,7 +130,7 @@ def main() -> None:
             )
         label = f"{name} {players}p" + "".join(f" {k}={v}" for k, v in options.items())
         cells = "".join(f"{figures[stage] / deals * 1e6:18.1f}" for stage in header)
-        columns = sum(figures[stage] for stage in header[:4])
+        columns = sum(figures[stage] for stage in header if stage in COLUMN_STAGES)
         print(f"{label:30}{cells}   {share:13.1%}  {deals / columns:9,.0f}")
 
 

@@ -6,16 +6,22 @@ no trump, the dealer's equal and forced bid), the play (joffre.play.*: the bidde
 trump, follow the nation led, held), the winners (joffre.trick.winner), the count and the score
 (joffre.score.*: the Joffre, the Kaiser, the capture by each reading, the contract in tricks or
 points, no trump doubled, the Kaiser cap), the totals, the rotation and the end of the game, at
-three and four players, individual or teams, under every option. Deals not `as_written`, not
-played (abandoned, annulled), or wrong in any way are left unproven and take the record path,
-which explains what is wrong. Each rule restated here is held to the ruleset's own function by
-tests/test_joffre_columnar.py.
+three and four players, individual or teams, under every option. A deal of bulk JSON that leaves
+its hands out (the tricks-only form, `joffre.partial.tricks-only`) is proven too when it is played
+out: each hand is the cards its seat played, seated by the leaders and winners, and every check
+above runs on those holdings. Deals not `as_written`, not played (abandoned, annulled), wrong in any
+way are left unproven and take the record path, which explains what is wrong. A deal nobody bid in
+whose hands are left out is proven in all it writes and noted (`UNSEEN`): its replay writes the
+note of what could not be checked.
+Each rule restated here is held to the ruleset's own function by tests/test_joffre_columnar.py and
+tests/test_joffre_columnar_partial.py.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import orjson
+import pyarrow.compute as pc
 
 from recordkit.rules.column_deals import (
     Deals,
@@ -25,7 +31,7 @@ from recordkit.rules.column_deals import (
     from_here_on,
     held_once,
     plays_of,
-    prove_games,
+    prove_noted,
     scores_follow,
     seats_of,
     totals_before,
@@ -35,6 +41,7 @@ from recordkit.rules.columns import (
     ColumnRows,
     Floats,
     Ints,
+    Proof,
     played_as_written,
     rotation_ok,
 )
@@ -50,9 +57,11 @@ WRITTEN = WrittenForm(
     frozenset({"dealer", "hands", "auction", "tricks", "status", "result", "totals", "comment", "time"}),
     None,
     (CallsOf("auction", "bid", words),),
+    derives=True,
 )
 """A deal in the bare form the columns read (`recordkit.rules.written_columns`): the auction as
-the calls rows; a trump written out is the record path's (the rows do not hold it)."""
+the calls rows, the hands written or left out (derived from the play); a trump written out is the
+record path's (the rows do not hold it)."""
 
 CALL_NAMES = list(CALLS)
 CALL_VALUES = np.array([*CALLS.values(), -1], dtype=np.int64)
@@ -62,22 +71,32 @@ TRUMP_KEY = 100
 """Added to a trump's id in the trick's order, above every card of the nation led."""
 
 
-def prove_columns(rows: ColumnRows) -> Bools:
-    """Which games (by games row) are proven clean: header, every deal, rotation, totals, end."""
-    return prove_games(rows, _prove_table)
+UNSEEN = 1
+"""The note key of a deal nobody bid in whose hands are left out: no card of it is known, so the
+record path notes the hand sizes and the deal unchecked (joffre.partial.not-played-out), the same
+note for every such deal of a table."""
 
 
-def _prove_table(n: int, text: str, deals: Deals) -> Bools:
-    """Each deal's verdict, for the deals of `n`-player games with these options."""
+def prove_columns(rows: ColumnRows) -> Proof:
+    """Which games (by games row) are proven clean, but for the deals noted: header, every deal,
+    rotation, totals, end."""
+    return prove_noted(rows, _prove_table)
+
+
+def _prove_table(n: int, text: str, deals: Deals) -> tuple[Bools, Ints]:
+    """Each deal's verdict, for the deals of `n`-player games with these options, and its note key."""
     options = JoffreOptions.model_validate(orjson.loads(text))
     cards = cards_for(n)
     size, deck = cards.hand_size, list(cards.deck.codes)
     table = deals.table
     k = table.num_rows
     dealer, ok = played_as_written(table, n)
-    hands = card_groups(table.column("hands"), n, size, deck)
+    column = table.column("hands")
+    left_out = pc.is_null(column).to_numpy(zero_copy_only=False)
+    hands = card_groups(column, n, size, deck)
     owner = _owner(hands, len(deck))
-    ok &= np.all(owner >= 0, axis=1)  # joffre.deck, joffre.deal.sizes: every card once, n hands of `size`
+    # joffre.deck, joffre.deal.sizes: every card once, n hands of `size` (hands left out: in the play)
+    ok &= left_out | np.all(owner >= 0, axis=1)
 
     words, count, kinds = call_words(deals, CALL_NAMES, n)
     calls = CALL_VALUES[words]
@@ -96,6 +115,7 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
             options,
             cards,
             owner[playing],
+            left_out[playing],
             tricks[playing],
             bidder[playing],
             contract[playing],
@@ -108,7 +128,7 @@ def _prove_table(n: int, text: str, deals: Deals) -> Bools:
     ok &= rotation_ok(deals.game_of, dealer, n)  # joffre.deal.rotation
     side = np.where(bid, bidder % 2 if options.mode == "teams" else bidder, -1)
     verdicts: Bools = ok & (deals.last | ~game_won(options, totals, side))  # joffre.end.target
-    return verdicts
+    return verdicts, np.where(left_out & ~bid, UNSEEN, 0)
 
 
 def _owner(hands: Ints, cards: int) -> Ints:
@@ -118,7 +138,7 @@ def _owner(hands: Ints, cards: int) -> Ints:
     owner = np.full((k, cards), -1, dtype=np.int64)
     whole = np.all(hands.reshape(k, -1) >= 0, axis=1)
     rows = np.flatnonzero(whole)
-    owner[rows[:, None], hands[rows].reshape(len(rows), -1)] = np.repeat(np.arange(n), size)
+    owner[rows[:, None], hands[rows].reshape(len(rows), n * size)] = np.repeat(np.arange(n), size)
     owner[~np.all(owner >= 0, axis=1)] = -1
     return owner
 
@@ -167,20 +187,37 @@ def play_and_score(
     options: JoffreOptions,
     cards: JoffreCards,
     owner: Ints,
+    left_out: Bools,
     tricks: Ints,
     bidder: Ints,
     contract: Ints,
     before: Floats,
 ) -> tuple[Bools, Ints]:
-    """Every trick of deals with a bidder (joffre.play.*), then their scores (joffre.score.*)."""
+    """Every trick of deals with a bidder (joffre.play.*), then their scores (joffre.score.*);
+    the deals whose hands are `left_out` are dealt the cards their seats play."""
     n = tricks.shape[2]
     nation = np.array(cards.nation, dtype=np.int64)
     trump = np.where(contract % 2 == 1, -1, nation[tricks[:, 0, 0]])  # joffre.play.trump
     best = winners(cards, tricks, trump)
     seats, won = seats_of(best, bidder, n)  # joffre.play.lead, joffre.trick.leader
+    derived = np.flatnonzero(left_out)
+    if derived.size:
+        owner = owner.copy()
+        owner[derived] = played_by(tricks[derived], seats[derived], owner.shape[1])
     ok = held_once(owner, tricks, seats, np.ones(tricks.shape, dtype=bool))
     ok &= follows(cards, tricks, seats)
     return ok, deal_scores(options, cards, tricks, seats, best, won, bidder, contract, before)
+
+
+def played_by(tricks: Ints, seats: Ints, cards: int) -> Ints:
+    """joffre.partial.tricks-only: who was dealt each card (deal, card) of a played-out deal
+    whose hands are left out: the seat that plays it (-1 for a card nobody plays). A card played
+    twice is given to one of its seats, so `held_once` still finds it (joffre.deck: every card
+    once, which whole tricks of known cards played once each make the deck)."""
+    k = len(tricks)
+    owner = np.full((k, cards), -1, dtype=np.int64)
+    owner[np.arange(k)[:, None], tricks.reshape(k, -1)] = seats.reshape(k, -1)
+    return owner
 
 
 def follows(cards: JoffreCards, tricks: Ints, seats: Ints) -> Bools:

@@ -35,7 +35,7 @@ from recordkit.rules.values import (
 from recordkit.rules.violations import incomplete
 
 if TYPE_CHECKING:
-    from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.columns import ColumnRows, Proof
     from recordkit.rules.written_columns import WrittenForm
 
 
@@ -354,7 +354,7 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         """Whether the card is of the deal's trump nation."""
         return state.trump is not None and state.trump != NO_TRUMP and state.cards.nation[card] == state.trump
 
-    def prove_columns(self, rows: ColumnRows) -> Bools:
+    def prove_columns(self, rows: ColumnRows) -> Proof:
         """The deals of an archive's row group checked with NumPy (`joffre.columnar`)."""
         from recordkit.rules.joffre import columnar  # NumPy and pyarrow: only for archives
 

@@ -31,9 +31,10 @@ from recordkit.rules.charlemagne.columnar import (
     Calls,
     _auction,
     _dealt,
-    _exchange,
     _first_leader,
+    _passes,
     _rotation_totals_and_end,
+    _way,
 )
 from recordkit.rules.charlemagne.columnar_play import illegal, winning_positions
 from recordkit.rules.charlemagne.columnar_rules import (
@@ -326,7 +327,8 @@ def test_the_exchanges_are_the_rulesets(
 ) -> None:
     """charlemagne.exchange.*, .trump.*, .defence.*, .lone.out, .play.lead: after a contract,
     rows of partner's cards, discards, trump and defenders' answers (mostly those the ruleset's
-    turn offers, with cards the giver holds; now and then any row or any card): `_exchange` accepts them exactly when the replay's steps find
+    turn offers, with cards the giver holds; now and then any row or any card): `_way` and
+    `_passes` accept them exactly when the replay's steps find
     nothing wrong up to the first lead, and then gives the hands, the seats out of the play,
     the trump and the first leader the replay has."""
     table, state = _start(options, dealer, seed)
@@ -368,7 +370,9 @@ def test_the_exchanges_are_the_rulesets(
         np.ones(1, dtype=bool),
     )
     bidder = np.array([dealer])  # the fourth call is the dealer's
-    owner, out, trump, ok = _exchange(rules, calls, np.array([contract]), bidder, dealt)
+    way = _way(rules, calls, np.array([contract]), bidder)
+    owner, passes_ok = _passes(way, calls, dealt)
+    out, trump, ok = way.out, way.trump, way.ok & passes_ok
     clean = not problems and state.phase == Phase.PLAY
     assert bool(ok[0]) == clean, problems
     if clean:

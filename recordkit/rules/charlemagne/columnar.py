@@ -6,14 +6,17 @@ The same rules as the record path (spec/rules/charlemagne.md), over arrays of de
 (charlemagne.exchange.*, .trump.*, the Maine defence), every card (`columnar_play`), the knocks
 (charlemagne.play.knock), the score (`scoring.scores_of` by table), the running totals, the
 dealer's rotation and the end of the game. It covers both variants and every option, deals
-`as_written`; a claim, an annulled or abandoned deal, a deal written otherwise or anything wrong
-is left unproven and goes to the record path, which explains what is wrong. The tests
-(tests/test_charlemagne_columnar.py) hold it to the record path.
+`as_written`, and deals that leave their hands and kitty out (the tricks-only form), whose hands
+are derived from who played each card (`columnar_partial`) and then checked as written ones;
+a claim, an annulled or abandoned deal, a deal written otherwise, a deal whose report would carry
+a note of checks not run, or anything wrong is left unproven and goes to the record path, which
+explains what is wrong. The tests (tests/test_charlemagne_columnar.py,
+tests/test_charlemagne_columnar_partial.py) hold it to the record path.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -21,7 +24,15 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from recordkit.rules.charlemagne.cards import HAND_SIZE, PLAYERS, SUIT_LETTERS, TRICKS
-from recordkit.rules.charlemagne.columnar_play import play_tricks
+from recordkit.rules.charlemagne.columnar_partial import (
+    DEALT,
+    KITTY,
+    Moves,
+    dealt_from_play,
+    hands_left_out,
+    noted,
+)
+from recordkit.rules.charlemagne.columnar_play import play_tricks, seat_tricks
 from recordkit.rules.charlemagne.columnar_rules import (
     ANSWER_PASS,
     ANSWERS,
@@ -75,8 +86,11 @@ from recordkit.rules.written_columns import (
 
 
 def _whole(table: Table, deal: dict[str, Any]) -> bool:
-    """A deal the rows hold all of: its kitty the cards the hands leave, and no claim."""
-    return "claim" not in deal and kitty_left(table, deal)
+    """A deal the rows hold all of: no claim, and its kitty the cards the hands leave, or, with
+    the hands left out (charlemagne.partial.hands), no kitty written (no row holds one)."""
+    if "claim" in deal:
+        return False
+    return "kitty" not in deal if "hands" not in deal else kitty_left(table, deal)
 
 
 def _knocks(value: Any, players: int) -> Rows | None:
@@ -120,14 +134,12 @@ WRITTEN = WrittenForm(
         CallsOf("knocks", "knock", _knocks),
     ),
     _whole,
+    derives=True,
 )
 """A deal in the bare form the columns read (`recordkit.rules.written_columns`): its calls and
 exchanges as the calls rows, in the order the record path replays them (`written.as_written`)."""
-KITTY = PLAYERS
-"""Who was dealt a card of the kitty, in the arrays of who holds what."""
 NONE = -2
 """A card an exchange does not have (-1 is a card code of no card)."""
-DEALT = PLAYERS * HAND_SIZE
 
 
 @dataclass(frozen=True)
@@ -203,31 +215,63 @@ class Calls:
     knocks: Ints
     shaped: Bools
 
+    def take(self, rows: Ints) -> Calls:
+        """The calls of the deals `rows` only."""
+        return replace(self, **{field.name: getattr(self, field.name)[rows] for field in fields(self)})
+
+
+@dataclass(frozen=True)
+class Way:
+    """How each deal goes from the auction to the play: its exchange (a row of
+    `Rules.exchange_table`), the bidder's seat (0 when nobody bid), his partner, the lone
+    defender (the bidder when none), the seats out of the play, the trump (NO_TRUMP: none), and
+    whether the calls rows are one of the contract's exchanges and name a trump where it is due."""
+
+    way: Ints
+    seat: Ints
+    partner: Ints
+    defender: Ints
+    out: Bools
+    trump: Ints
+    ok: Bools
+
+    def take(self, rows: Ints) -> Way:
+        """The ways of the deals `rows` only."""
+        return replace(self, **{field.name: getattr(self, field.name)[rows] for field in fields(self)})
+
 
 def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of: Ints) -> Bools:
     """Each deal's verdict, for deals of games with these rules (`game_of`: each deal's games row)."""
     k = deals.num_rows
     dealer, ok = played_as_written(deals, PLAYERS)
+    derived = hands_left_out(deals)
     dealt, dealt_ok = _dealt(
         card_groups(deals.column("hands"), PLAYERS, HAND_SIZE, STANDARD_CODES), rules.cards
     )
-    ok &= dealt_ok  # charlemagne.deck, charlemagne.deal.sizes
+    ok &= dealt_ok | derived  # charlemagne.deck, charlemagne.deal.sizes (derived hands: in the play)
     calls = _calls(read, keys, rules)
     contract, bidder, auction_ok = _auction(calls.bids, dealer, rules)
     ok &= calls.shaped & auction_ok
-    owner, out, trump, exchange_ok = _exchange(rules, calls, contract, bidder, dealt)
-    ok &= exchange_ok
+    way = _way(rules, calls, contract, bidder)
+    ok &= way.ok
     passed = bidder < 0  # charlemagne.auction.all-pass: nothing more, and no score
     ok &= ~passed | (calls.knocks == 0)
+    ok &= ~noted(derived, passed, way.way[:, KITTY_TAKEN] == 1, way.out, rules.kitty)
     first, count = row_ranges(read.play_keys, keys)
     ok &= ~passed | (count == 0)
-    in_play = PLAYERS - out.sum(axis=1)
+    in_play = PLAYERS - way.out.sum(axis=1)
     scores = np.zeros((k, PLAYERS), dtype=np.int64)
     for n in (PLAYERS, PLAYERS - 1, PLAYERS - 2):
         chosen = np.flatnonzero(ok & ~passed & (in_play == n))
         if chosen.size:
             legal, scored = _play_and_score(
-                rules, read, calls, chosen, (first, count), n, (owner, out, trump), (contract, bidder)
+                rules,
+                read,
+                (calls.take(chosen), way.take(chosen)),
+                (first[chosen], count[chosen]),
+                n,
+                (dealt[chosen], derived[chosen]),
+                (contract[chosen], bidder[chosen]),
             )
             ok[chosen] &= legal
             scores[chosen] = scored
@@ -299,14 +343,10 @@ def _auction(bids: Ints, dealer: Ints, rules: Rules) -> tuple[Ints, Ints, Bools]
     return contract, bidder, ok
 
 
-def _exchange(
-    rules: Rules, calls: Calls, contract: Ints, bidder: Ints, dealt: Ints
-) -> tuple[Ints, Bools, Ints, Bools]:
-    """The exchanges (charlemagne.exchange.*, charlemagne.defence.*): the calls rows one of the
-    contract's (`columnar_rules.exchanges`), each card passed held by its giver, each discard by
-    the discarder (kitty and cards received included). Returns who holds each card when the play
-    starts (-1: none: discarded, in the unused kitty, or in a hand out of the play), the seats out
-    of the play, the trump (NO_TRUMP: none) and the verdicts."""
+def _way(rules: Rules, calls: Calls, contract: Ints, bidder: Ints) -> Way:
+    """The exchange of each deal (charlemagne.exchange.*, charlemagne.defence.*): its calls rows
+    one of the contract's (`columnar_rules.exchanges`), the seats out of the play
+    (charlemagne.lone.out) and the trump (charlemagne.trump.*)."""
     k = len(contract)
     rows = np.arange(k)
     key = exchange_key(contract, calls.rows)
@@ -315,21 +355,46 @@ def _exchange(
     way = rules.exchange_table[at]
     seat = np.maximum(bidder, 0)
     partner = (seat + 2) % PLAYERS
-    owner = np.where(dealt == KITTY, np.where(way[:, KITTY_TAKEN] == 1, seat, -1)[:, None], dealt)
-    ok &= _pass(owner, _card(calls, way[:, PARTNER_AT]), partner, seat)
-    for slot in DISCARD_AT:
-        ok &= _pass(owner, _card(calls, way[:, slot]), seat, np.full(k, -1))
     defender = (seat + way[:, DEFENDER_FROM]) % PLAYERS
-    ok &= _pass(owner, _card(calls, way[:, DEFENDER_CARD_AT]), (defender + 2) % PLAYERS, defender)
-    ok &= _pass(owner, _card(calls, way[:, DEFENDER_DISCARD_AT]), defender, np.full(k, -1))
     out = np.zeros((k, PLAYERS), dtype=bool)
     out[rows, partner] = rules.alone[contract] & (bidder >= 0)
     out[rows, (defender + 2) % PLAYERS] |= way[:, DEFENDER_FROM] > 0
-    owner = np.where((owner >= 0) & out[rows[:, None], np.maximum(owner, 0)], -1, owner)
     named = way[:, TRUMP_AT]
     trump = np.where(named >= 0, calls.suits[rows, np.maximum(named, 0)], rules.bid_suit[contract])
-    ok &= trump >= 0
-    return owner, out, trump, ok
+    return Way(way, seat, partner, defender, out, trump, ok & (trump >= 0))
+
+
+def _passes(way: Way, calls: Calls, dealt: Ints) -> tuple[Ints, Bools]:
+    """charlemagne.exchange.held: each card passed held by its giver, each discard by the
+    discarder (kitty and cards received included). Returns who holds each card when the play
+    starts (-1: none: discarded, in the unused kitty, or in a hand out of the play) and the
+    verdicts."""
+    k = len(dealt)
+    rows = np.arange(k)
+    table, seat, defender = way.way, way.seat, way.defender
+    nobody = np.full(k, -1)
+    owner = np.where(dealt == KITTY, np.where(table[:, KITTY_TAKEN] == 1, seat, -1)[:, None], dealt)
+    ok = _pass(owner, _card(calls, table[:, PARTNER_AT]), way.partner, seat)
+    for slot in DISCARD_AT:
+        ok &= _pass(owner, _card(calls, table[:, slot]), seat, nobody)
+    ok &= _pass(owner, _card(calls, table[:, DEFENDER_CARD_AT]), (defender + 2) % PLAYERS, defender)
+    ok &= _pass(owner, _card(calls, table[:, DEFENDER_DISCARD_AT]), defender, nobody)
+    owner = np.where((owner >= 0) & way.out[rows[:, None], np.maximum(owner, 0)], -1, owner)
+    return owner, ok
+
+
+def _moves(way: Way, calls: Calls) -> Moves:
+    """What each deal's exchange moves: the partner's card and the Maine defender's card, and the
+    discards of the bidder and the defender, as `partial.moves` reads them."""
+    table, seat, defender = way.way, way.seat, way.defender
+    cards = [_card(calls, table[:, slot]) for slot in (*DISCARD_AT, DEFENDER_DISCARD_AT)]
+    return Moves(
+        np.stack([_card(calls, table[:, PARTNER_AT]), _card(calls, table[:, DEFENDER_CARD_AT])], axis=1),
+        np.stack([way.partner, (defender + 2) % PLAYERS], axis=1),
+        np.stack([seat, defender], axis=1),
+        np.stack(cards, axis=1),
+        np.stack([*([seat] * len(DISCARD_AT)), defender], axis=1),
+    )
 
 
 def _card(calls: Calls, at: Ints) -> Ints:
@@ -353,38 +418,46 @@ def _pass(owner: Ints, card: Ints, giver: Ints, receiver: Ints) -> Bools:
 def _play_and_score(
     rules: Rules,
     read: Read,
-    calls: Calls,
-    chosen: Ints,
+    exchange: tuple[Calls, Way],
     plays: tuple[Ints, Ints],
     n: int,
-    dealt: tuple[Ints, Bools, Ints],
+    dealt: tuple[Ints, Bools],
     auction: tuple[Ints, Ints],
 ) -> tuple[Bools, Ints]:
-    """Play the chosen deals, `n` players in the play (`columnar_play`), check their knocks, and
-    score them from the ruleset's table of `scoring.scores_of` (charlemagne.score.*). `plays`
-    is each deal's first plays row and count, `dealt` who holds each card as the play starts, who
-    is out and the trump, `auction` the contract and the bidder."""
-    first, count = plays
-    owner, out, trump = dealt[0][chosen], dealt[1][chosen], dealt[2][chosen]
-    contract, bidder = (values[chosen] for values in auction)
-    cards, tricks, ok = tricks_in_order(
-        first[chosen], count[chosen], (read.trick, read.position, read.played), n, TRICKS
-    )
+    """Play deals with `n` players in the play (`columnar_play`), check their knocks, and score
+    them from the ruleset's table of `scoring.scores_of` (charlemagne.score.*). `exchange` is
+    their calls and their way to the play, `plays` each deal's first plays row and count, `dealt`
+    who was dealt each card and whether the deal left its hands out (then derived from the play:
+    `columnar_partial`), `auction` the contract and the bidder."""
+    calls, way = exchange
+    hands, derived = dealt
+    contract, bidder = auction
+    cards, tricks, ok = tricks_in_order(*plays, (read.trick, read.position, read.played), n, TRICKS)
     ok &= (tricks == TRICKS) & np.all(cards < rules.cards, axis=(1, 2))  # charlemagne.trick.size, .count
-    seats_in_play = np.argsort(out, axis=1, kind="stable")[:, :n]
-    held = (owner[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
-    ok &= np.all(held == np.where(out, 0, HAND_SIZE), axis=1)  # eight cards each in the play
-    legal, seats, winners = play_tricks(
-        owner,
-        np.maximum(cards, 0),
-        _first_leader(rules, contract, bidder, out),
+    cards = np.clip(cards, 0, rules.cards - 1)
+    seats_in_play = np.argsort(way.out, axis=1, kind="stable")[:, :n]
+    trump = way.trump
+    seated = seat_tricks(
+        cards,
+        _first_leader(rules, contract, bidder, way.out),
         seats_in_play,
         rules.suit[trump],
         rules.power[trump],
-        rules.jokers_apart[trump],
         trump,
     )
-    ok &= legal & _knocks_ok(read, calls, chosen, seats, out)
+    if derived.any():
+        rows = np.flatnonzero(derived)
+        out = way.out[rows]
+        sink = np.where(out.any(axis=1), np.argmax(out, axis=1), KITTY)
+        moves = _moves(way.take(rows), calls.take(rows))
+        found, derived_ok = dealt_from_play(rules.cards, cards[rows], seated.seats[rows], moves, sink)
+        hands[rows] = found
+        ok[rows] &= derived_ok
+    owner, passes_ok = _passes(way, calls, hands)
+    held = (owner[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
+    ok &= passes_ok & np.all(held == np.where(way.out, 0, HAND_SIZE), axis=1)  # eight cards each in the play
+    legal, winners = play_tricks(owner, cards, seated, rules.jokers_apart[trump])
+    ok &= legal & _knocks_ok(read, calls, seated.seats, way.out)
     won = (winners % 2 == (bidder % 2)[:, None]).sum(axis=1)  # charlemagne.score: the bidding side's tricks
     return ok, rules.scores[contract, bidder, won]
 
@@ -398,15 +471,15 @@ def _first_leader(rules: Rules, contract: Ints, bidder: Ints, out: Bools) -> Int
     return leader
 
 
-def _knocks_ok(read: Read, calls: Calls, chosen: Ints, seats: Ints, out: Bools) -> Bools:
+def _knocks_ok(read: Read, calls: Calls, seats: Ints, out: Bools) -> Bools:
     """charlemagne.play.knock: each knock at a place of the play, after a card, by that card's
     player (the seat its row states), whose partner is in the play too."""
-    many = calls.knocks[chosen]
-    m, n = len(chosen), seats.shape[2]
+    many = calls.knocks
+    m, n = len(many), seats.shape[2]
     if not many.any():
         return np.ones(m, dtype=bool)
     deal_of = np.repeat(np.arange(m), many)
-    rows = np.repeat(calls.knocks_at[chosen], many) + ranks(many)
+    rows = np.repeat(calls.knocks_at, many) + ranks(many)
     code = read.knock[rows]
     trick, after = code // 5, code % 5
     good = (code >= 0) & (after >= 1) & (after <= n)

@@ -75,7 +75,7 @@ def step(name: str, source: str, target: str, jobs: int) -> dict[str, Any]:
     import recordkit.inputs
 
     if name in ARCHIVE_STEPS or Path(source).is_dir():
-        import recordkit.archive  # noqa: F401
+        import recordkit.convert.archive  # noqa: F401
 
     started = time.perf_counter()
     done = STEPS[name](Path(source), Path(target), jobs)
@@ -122,7 +122,7 @@ def _clean(report: Any) -> None:
 def _columnar(source: Path, _target: Path, _jobs: int) -> int:
     """The deals of an archive its columnar checks prove clean, without validating the others
     (their records are only read back)."""
-    from recordkit.archive.columnar import archive_items
+    from recordkit.columnar import archive_items
     from recordkit.validate import RecordReport, Settings
 
     return sum(
@@ -144,13 +144,14 @@ def _validate_full(source: Path, _target: Path, _jobs: int) -> int:
 
 
 def _to_archive(source: Path, target: Path, jobs: int) -> int:
-    from recordkit.archive import to_archive
+    from recordkit.convert.archive import to_archive
 
     return to_archive([str(source)], target, replace=True, jobs=jobs).deals
 
 
 def _from_archive(source: Path, target: Path, _jobs: int) -> int:
-    from recordkit.archive import from_archive, read_manifest
+    from recordkit.archive import read_manifest
+    from recordkit.convert.archive import from_archive
 
     from_archive(source, target)
     return read_manifest(source).deals

@@ -33,8 +33,7 @@ if TYPE_CHECKING:  # the names as the type checker sees them; `X as X` marks a r
     from recordkit.rules.values import Action
     from recordkit.validate import Settings as Settings
     from recordkit.validate import validate_record as validate_record
-
-__version__ = "0.1.0"
+    from recordkit.version import __version__ as __version__
 
 _LAZY = {
     **dict.fromkeys(("RecordError", "dump", "dumps", "load", "load_all", "loads", "loads_all"), "codec"),
@@ -49,6 +48,7 @@ _LAZY = {
     "RawRecord": "raw",
     "Settings": "validate",
     "validate_record": "validate",
+    "__version__": "version",
 }
 """Each public name and the submodule it is imported from on first use."""
 

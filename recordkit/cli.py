@@ -19,8 +19,8 @@ from rich.markup import escape
 from recordkit.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
-    from recordkit.archive import ConvertReport
     from recordkit.archive.stats import UntrustedArchiveError
+    from recordkit.convert.archive import ConvertReport
     from recordkit.sources import RawRecord
     from recordkit.validate import RecordReport, Settings
 
@@ -570,8 +570,9 @@ def convert(
     recordkit convert out/archive back.jsonl ; recordkit convert game.rkn game.json ;
     recordkit convert out/archive evening.rkn
     """
-    from recordkit.archive import ArchiveError, from_archive, read_manifest
+    from recordkit.archive import ArchiveError, read_manifest
     from recordkit.cluster import ClusterError
+    from recordkit.convert.archive import from_archive
     from recordkit.progress import count_records, progress_bar, shows_progress
 
     if len(inputs) < 2:
@@ -631,9 +632,9 @@ JSON_OUTPUTS = (".jsonl", ".ndjson", ".json")
 @contextmanager
 def _archive_builder(scheduler: str | None, jobs: int) -> Iterator[Callable[..., ConvertReport]]:
     """`to_archive` on `jobs` processes, or the same on the Dask cluster at `scheduler`."""
-    from recordkit.archive import to_archive
-    from recordkit.archive.distributed import to_archive_on_cluster
     from recordkit.cluster import connect
+    from recordkit.convert.archive import to_archive
+    from recordkit.convert.distributed import to_archive_on_cluster
 
     if scheduler is None:
         yield partial(to_archive, jobs=jobs)
@@ -722,7 +723,7 @@ def _record_output(sources: list[str], output: Path) -> bool:
 def _convert_records(sources: list[str], output: Path) -> None:
     """Write the records of the sources to a record file (text, JSON lines or JSON); each record
     left out is named, and the exit status is 2 if any was."""
-    from recordkit.notation.convert import convert_records
+    from recordkit.convert.records import convert_records
     from recordkit.progress import count_records, progress_bar, shows_progress
 
     with progress_bar(err, "converting", count_records(sources) if shows_progress(err) else None) as tally:
@@ -813,7 +814,8 @@ def _figures(path: Path, archive_stats: Callable[[Path], Any]) -> Any:
     records that validate; the others said, as `convert` says them)."""
     import tempfile
 
-    from recordkit.archive import is_archive, to_archive
+    from recordkit.archive import is_archive
+    from recordkit.convert.archive import to_archive
 
     if is_archive(path):
         return archive_stats(path)

@@ -3,11 +3,11 @@
 Record files are read here, line by line, and their records go to the workers unparsed, in
 chunks, through `findings_of`, the function a `--jobs` worker runs. An archive is spread by its
 units (a part's files of one game): each worker reads and checks a unit (column by column where
-it can, `archive.columnar`), and the units are merged here as one process merges them. The
+it can, `recordkit.columnar`), and the units are merged here as one process merges them. The
 findings come back in input order; at most two tasks per worker thread are in flight, so memory
 stays flat however large the input. Every worker needs recordkit, and an archive's folder on a
 file system it shares (a record file need only be readable here). Building an archive on the
-cluster is `archive.distributed`. Dask is optional (`pip install 'recordkit[dask]'`) and
+cluster is `convert.distributed`. Dask is optional (`pip install 'recordkit[dask]'`) and
 imported only when a cluster is asked for.
 """
 
@@ -164,8 +164,8 @@ Checked = tuple[int | None, bool, RecordReport | Diagnostic]
 
 def _unit_findings(archive: Path, settings: Settings, part: str, game: str | None) -> list[Checked]:
     """What validating one unit of an archive finds, in its order (a worker's job)."""
-    from recordkit.archive.columnar import _unit_items
     from recordkit.archive.manifest import read_manifest
+    from recordkit.columnar import _unit_items
 
     manifest = read_manifest(archive)
     return [

@@ -33,8 +33,8 @@ def input_records(paths: Iterable[str], settings: Settings, parse: bool = True) 
         elif not path.is_dir():
             yield from read_records(path, parse)
         else:
-            from recordkit.archive.columnar import archive_items  # pyarrow and NumPy: archives only
             from recordkit.archive.store import ArchiveError
+            from recordkit.columnar import archive_items  # pyarrow and NumPy: archives only
 
             try:
                 yield from archive_items(path, settings, parse)

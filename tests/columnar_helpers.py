@@ -13,8 +13,8 @@ from typing import Any
 import orjson
 from hypothesis import strategies as st
 
-from recordkit.archive.columnar import archive_items
-from recordkit.archive.convert import to_archive
+from recordkit.columnar import archive_items
+from recordkit.convert.archive import to_archive
 from recordkit.diagnostics import Location
 from recordkit.rules.base import Ruleset
 from recordkit.sources import RawRecord

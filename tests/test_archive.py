@@ -19,11 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from recordkit.archive import archive_records, from_archive, read_manifest, to_archive
+from recordkit.archive import archive_records, read_manifest
 from recordkit.archive.stats import connect
 from recordkit.archive.store import ArchiveWriter
 from recordkit.cli import app
 from recordkit.codec import dumps, loads
+from recordkit.convert.archive import from_archive, to_archive
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
@@ -355,7 +356,7 @@ def test_converting_back_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         yield first
         raise OSError("disk full")
 
-    monkeypatch.setattr("recordkit.archive.convert.archive_entries", failing)
+    monkeypatch.setattr("recordkit.convert.archive.archive_entries", failing)
     with pytest.raises(OSError):
         from_archive(archive, output)
     assert output.read_bytes() == b"old content\n"

@@ -14,8 +14,9 @@ import pyarrow.parquet as pq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recordkit.archive import archive_records, to_archive
+from recordkit.archive import archive_records
 from recordkit.archive.canonical import written_canonical
+from recordkit.convert.archive import to_archive
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import FORMAT_VERSION, to_data

@@ -16,10 +16,11 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner, Result
 
-from recordkit.archive import archive_records, to_archive
-from recordkit.archive.columnar import archive_items
+from recordkit.archive import archive_records
 from recordkit.archive.tables import TABLES, Rows
 from recordkit.cli import app
+from recordkit.columnar import archive_items
+from recordkit.convert.archive import to_archive
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import to_data
@@ -370,7 +371,7 @@ def test_a_large_row_group_is_read_in_batches_not_whole(
     path, in bounded batches, with the same verdicts, even when its checksums match."""
     kinds = [type(item) for item in archive_items(archive, Settings())]
     assert kinds == [RecordReport] * 5  # French Tarot and Joffre both have a columnar check
-    monkeypatch.setattr("recordkit.archive.columnar.GROUP_DEALS", 2)
+    monkeypatch.setattr("recordkit.columnar.GROUP_DEALS", 2)
     monkeypatch.setattr("recordkit.archive.read.READ_ROWS", 1)
     assert [type(item) for item in archive_items(archive, Settings())] == [RawRecord] * 5
     assert invoke("validate", str(archive)).exit_code == 0

@@ -17,10 +17,10 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from recordkit.archive import to_archive
 from recordkit.archive.stats import archive_stats, connect
 from recordkit.archive.tables import OPTION_COLUMNS, TABLES, VIOLATIONS
 from recordkit.cli import app
+from recordkit.convert.archive import to_archive
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.sources import RawRecord

@@ -16,15 +16,16 @@ import pytest
 from distributed import Client
 from typer.testing import CliRunner
 
-import recordkit.archive.distributed
 import recordkit.cluster
-from recordkit.archive import archive_records, read_manifest, to_archive
-from recordkit.archive.columnar import archive_items
-from recordkit.archive.distributed import to_archive_on_cluster
+import recordkit.convert.distributed
+from recordkit.archive import archive_records, read_manifest
 from recordkit.archive.manifest import part_file
 from recordkit.archive.tables import TABLES
 from recordkit.cli import app
 from recordkit.cluster import cluster_map, connect, validate_on_cluster
+from recordkit.columnar import archive_items
+from recordkit.convert.archive import to_archive
+from recordkit.convert.distributed import to_archive_on_cluster
 from recordkit.inputs import validate_inputs
 from recordkit.parallel import chunked
 from recordkit.validate import RecordReport, Settings
@@ -206,7 +207,7 @@ def test_an_append_on_the_cluster_is_one_process_s_append(
 def die_at_first_write(marker: str) -> None:
     """Run on each worker: its next part written kills the worker, the first time on the cluster
     (afterwards, or on a worker started since, parts are written as usual)."""
-    write = recordkit.archive.distributed._write_part
+    write = recordkit.convert.distributed._write_part
 
     def dying(*args: Any) -> Any:
         if not os.path.exists(marker):
@@ -214,7 +215,7 @@ def die_at_first_write(marker: str) -> None:
             os._exit(1)
         return write(*args)
 
-    recordkit.archive.distributed._write_part = dying  # type: ignore[assignment]
+    recordkit.convert.distributed._write_part = dying  # type: ignore[assignment]
 
 
 def test_a_lost_worker_s_part_is_redone(client: Client, records: Path, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The columnar check of archives (`recordkit.archive.columnar`) against the full replay.
+"""The columnar check of archives (`recordkit.columnar`) against the full replay.
 
 A record the columnar check proves clean must be one the full replay of its lossless JSON finds
 nothing in, and the verdicts over a whole archive must be the same either way. Here, for every
@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recordkit.archive.columnar import archive_items
+from recordkit.columnar import archive_items
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.rules.base import Ruleset

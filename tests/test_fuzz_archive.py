@@ -24,8 +24,8 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from recordkit.archive import to_archive
 from recordkit.cli import app
+from recordkit.convert.archive import to_archive
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
 from recordkit.model import to_data

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from recordkit.archive.convert import to_archive
 from recordkit.cli import app
+from recordkit.convert.archive import to_archive
 from recordkit.diagnostics import Diagnostic, Severity
 from recordkit.games import RULESETS
 from recordkit.generate import Form, generate_record

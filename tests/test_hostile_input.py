@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 import recordkit
 from recordkit import jsonread, limits
-from recordkit.archive import to_archive
 from recordkit.cli import app
+from recordkit.convert.archive import to_archive
 from recordkit.jsonread import MAX_RECORD_BYTES, json_file_records
 from recordkit.raw import RawLine, RawRecord
 from recordkit.reading import read_records

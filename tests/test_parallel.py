@@ -14,8 +14,9 @@ import orjson
 import pyarrow.parquet as pq
 from typer.testing import CliRunner
 
-from recordkit.archive import archive_records, to_archive
+from recordkit.archive import archive_records
 from recordkit.cli import app
+from recordkit.convert.archive import to_archive
 from recordkit.diagnostics import Diagnostic
 from recordkit.inputs import validate_inputs
 from recordkit.parallel import chunked, ordered_map

@@ -18,11 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from recordkit.archive import archive_records, to_archive
-from recordkit.archive.columnar import archive_items
+from recordkit.archive import archive_records
 from recordkit.archive.stats import archive_stats, connect
 from recordkit.cli import app
 from recordkit.codec import dumps
+from recordkit.columnar import archive_items
+from recordkit.convert.archive import to_archive
 from recordkit.diagnostics import Diagnostic, Location
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recordkit import quick
-from recordkit.archive.convert import rows_of, to_archive
 from recordkit.archive.read import archive_records
+from recordkit.convert.archive import rows_of, to_archive
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
 from recordkit.inputs import validate_inputs

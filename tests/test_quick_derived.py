@@ -19,8 +19,8 @@ import orjson
 import pytest
 from hypothesis import given
 
-from recordkit.archive import from_archive, to_archive
 from recordkit.codec import dumps
+from recordkit.convert.archive import from_archive, to_archive
 from recordkit.derive import derive
 from recordkit.diagnostics import Severity
 from recordkit.engine import replay_deal

@@ -16,9 +16,9 @@ from typing import Any
 
 import orjson
 
-from recordkit import __version__
 from recordkit.archive.tables import ARCHIVE_FORMAT, ARCHIVE_VERSION, TABLES, required_tables
 from recordkit.model import FORMAT_VERSION
+from recordkit.version import __version__
 
 MANIFEST = "_recordkit.json"
 PARTITIONED = 4

@@ -23,7 +23,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from recordkit import __version__
 from recordkit.archive.manifest import (
     MANIFEST,
     PARTITIONED,
@@ -39,6 +38,7 @@ from recordkit.archive.manifest import (
 )
 from recordkit.archive.tables import ARCHIVE_VERSION, TABLES, required_tables
 from recordkit.model import FORMAT_VERSION
+from recordkit.version import __version__
 
 __all__ = [
     "MANIFEST",

@@ -70,7 +70,8 @@ def write_records(records: list[RawRecord], output: Path, keep_invalid: bool = F
 
 def _archive(data: list[dict[str, Any]], output: Path, keep_invalid: bool) -> Written:
     """The records as an archive, through a JSON-lines file of them (`to_archive` reads files)."""
-    from recordkit.archive import ArchiveError, to_archive  # pyarrow: archives only
+    from recordkit.archive import ArchiveError  # pyarrow: archives only
+    from recordkit.convert.archive import to_archive
 
     with tempfile.TemporaryDirectory() as folder:
         lines = Path(folder) / "imported.jsonl"

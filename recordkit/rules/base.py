@@ -340,7 +340,7 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     def as_written(self, table: Table, deal: dict[str, Any], state: StateT, calls: list[Action]) -> bool:
         """Whether an archive's calls and plays rows (`calls`, `state.tricks`) are this deal's
         record exactly as written, so that checking the rows checks the record (the columnar path
-        of `recordkit.archive.columnar`). Games without a columnar check say False."""
+        of `recordkit.columnar`). Games without a columnar check say False."""
         return False
 
     def prove_columns(self, rows: ColumnRows) -> Bools | Proof | None:

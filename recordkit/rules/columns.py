@@ -1,6 +1,6 @@
 """The rows of an archive that a game's columnar check reads, and NumPy helpers to slice them.
 
-`recordkit.archive.columnar` reads one row group of each table, keeps the rows of one game and
+`recordkit.columnar` reads one row group of each table, keeps the rows of one game and
 hands them to `Ruleset.prove_columns`, which says which records the full replay would find
 nothing wrong with. Every table is sorted by (game_id, deal), as the converter writes it. The
 helpers below are what every game's check needs: integer and string columns as arrays, each

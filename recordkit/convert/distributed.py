@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from recordkit.archive.convert import Converted, ConvertReport, Progress, rows_of
 from recordkit.archive.manifest import MANIFEST, ArchiveError, relative_file
 from recordkit.archive.store import ArchiveWriter, _fsync_tree, swap_into_place
 from recordkit.archive.tables import TABLES
+from recordkit.convert.archive import Converted, ConvertReport, Progress, rows_of
 from recordkit.diagnostics import Diagnostic
 from recordkit.raw import RawLine
 from recordkit.reading import raw_records

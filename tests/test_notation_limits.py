@@ -171,6 +171,15 @@ def test_a_text_with_other_line_separators_round_trips(tmp_path: Path, mark: str
     assert to_data(recordkit.load(path)) == to_data(record)
 
 
+@pytest.mark.parametrize("comment", [",", ";", ", ,", "a, b"])
+def test_a_comment_of_commas_round_trips(comment: str) -> None:
+    """spec/NOTATION.md: a comma inside quotes is text, never the comma between calls or cards:
+    a comment `","` on the record, a deal, a trick and a call reads back as written (it was left
+    out as a second value, and made an auction's calls one call)."""
+    record = recordkit.loads(orjson.dumps(_with_texts("0", "", comment)))
+    assert to_data(recordkit.loads(recordkit.dumps(record, form="text"))) == to_data(record)
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(st.text(min_size=1, max_size=12), st.text(max_size=12), st.text(max_size=40))
 def test_any_text_in_names_tags_and_comments_round_trips(name: str, tag: str, comment: str) -> None:

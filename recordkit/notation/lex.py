@@ -44,6 +44,11 @@ COMMA = ","
 """The token of a comma between cards or calls (a comma inside quotes is text)."""
 
 
+def is_comma(token: object) -> bool:
+    """Whether a token is the comma between cards or calls, not a quoted text that is one."""
+    return type(token) is str and token == COMMA
+
+
 class LexError(ValueError):
     """A line that cannot be split into tokens; `column` is where reading stopped (1-based)."""
 

@@ -25,7 +25,7 @@ from recordkit.diagnostics import Diagnostic, Location, Severity
 from recordkit.jsonread import MAX_RECORD_BYTES, too_large
 from recordkit.model import FORMAT_NAME, FORMAT_VERSION
 from recordkit.notation.keys import REST_OF_LINE, STRUCTURE, Kind, canonical_codes, keywords
-from recordkit.notation.lex import COMMA, Json, LexError, Quoted, TooDeepError, plain, tokens
+from recordkit.notation.lex import Json, LexError, Quoted, TooDeepError, is_comma, plain, tokens
 from recordkit.notation.stream import Lines, Piece, Unreadable, text_pieces
 from recordkit.raw import MAX_NESTING, nesting_error
 
@@ -496,7 +496,7 @@ class _Reader:
         lower = ascii_lower(name)
         if lower == "players":
             record.data["players"] = [
-                self._text(v, c) for v, c in zip(values, columns[1:], strict=True) if v != COMMA
+                self._text(v, c) for v, c in zip(values, columns[1:], strict=True) if not is_comma(v)
             ]
             record.places["players"] = where
         elif lower in ("game", "format", "version", "comment"):
@@ -623,7 +623,7 @@ class _Reader:
     def _keyed(self, deal: dict[str, Any], words: list[str | Json], columns: list[int], at: int) -> int:
         """The statement `keyword value` starting at token `at`; the index after its value."""
         word, column = words[at], columns[at]
-        if not isinstance(word, str) or isinstance(word, Quoted) or word == COMMA:
+        if not isinstance(word, str) or isinstance(word, Quoted) or is_comma(word):
             raise _UnreadableError("NOTATION-SYNTAX", "a keyword is expected here", column)
         key = ascii_lower(word)
         place, kind = self.keys.get(key, ("deal", "text"))
@@ -661,7 +661,7 @@ class _Reader:
         if kind in ("numbers", "seats", "pairs"):
             end = at
             while end < len(words) and (
-                words[end] == COMMA
+                is_comma(words[end])
                 or _is_number(words[end])
                 or (kind == "pairs" and end > at and _is_word(words[end]) and _is_number(words[end - 1]))
             ):
@@ -671,7 +671,7 @@ class _Reader:
 
     def _value(self, kind: Kind, key: str, words: list[str | Json], columns: list[int], column: int) -> Any:
         """A keyword's value read from its tokens, as the JSON record holds it."""
-        items = [(w, c) for w, c in zip(words, columns, strict=True) if w != COMMA or kind == "calls"]
+        items = [(w, c) for w, c in zip(words, columns, strict=True) if not is_comma(w) or kind == "calls"]
         if kind in ("seat", "word", "scalar", "number", "whole", "card", "text"):
             if len(items) != 1:
                 raise _UnreadableError("NOTATION-VALUE", f"{key} takes one value", column)
@@ -754,7 +754,7 @@ class _Reader:
 
     def _card(self, word: str | Json, column: int) -> str:
         """A card code as the JSON format takes it; a suit symbol or a Tarot `T` for 10 is read and said."""
-        if isinstance(word, (Json, Quoted)) or word == COMMA:
+        if isinstance(word, (Json, Quoted)) or is_comma(word):
             raise _UnreadableError(
                 "NOTATION-VALUE", "a card is written as its code, such as HK or T21", column
             )
@@ -791,7 +791,7 @@ class _Reader:
                 "NOTATION-VALUE", f"seat {seat} is not at this table of {players}", columns[1]
             )
         hands[seat] = " ".join(
-            self._card(w, c) for w, c in zip(words[2:], columns[2:], strict=True) if w != COMMA
+            self._card(w, c) for w, c in zip(words[2:], columns[2:], strict=True) if not is_comma(w)
         )
         self.record.places.listed(self._path("hands", "deal"), len(hands))[seat] = _at(
             self.number, columns[0]
@@ -816,7 +816,7 @@ class _Reader:
             ):
                 trick[ascii_lower(words[-2])] = self._seat(words[-1], columns[-1])  # type: ignore[arg-type]
                 words, columns = words[:-2], columns[:-2]
-            cards = " ".join(self._card(w, c) for w, c in zip(words, columns, strict=True) if w != COMMA)
+            cards = " ".join(self._card(w, c) for w, c in zip(words, columns, strict=True) if not is_comma(w))
             tricks.append({"cards": cards, **trick} if trick else cards)
 
     def _announce(
@@ -844,7 +844,7 @@ class _Reader:
             if kind == "poignee":
                 item["level"] = str(words[2])
                 item["cards"] = " ".join(
-                    self._card(w, c) for w, c in zip(words[3:], columns[3:], strict=True) if w != COMMA
+                    self._card(w, c) for w, c in zip(words[3:], columns[3:], strict=True) if not is_comma(w)
                 )
             elif kind == "misere":
                 item["kind"] = str(words[2])
@@ -992,7 +992,7 @@ def _is_number(word: str | Json) -> bool:
 
 def _is_word(word: str | Json) -> bool:
     """True for a bare word (not quoted, not JSON, not a comma)."""
-    return isinstance(word, str) and not isinstance(word, Quoted) and word != COMMA
+    return isinstance(word, str) and not isinstance(word, Quoted) and not is_comma(word)
 
 
 def _looks_like_word(key: str) -> bool:
@@ -1004,7 +1004,7 @@ def _calls(items: list[tuple[str | Json, int]]) -> list[Any]:
     """The calls of an auction: words, or, when commas separate them, the words between commas;
     a text in quotes after a call is that call's comment."""
     words = [w for w, _ in items]
-    split = COMMA in words
+    split = any(map(is_comma, words))
     calls: list[Any] = []
     current: list[str] = []
 
@@ -1021,7 +1021,7 @@ def _calls(items: list[tuple[str | Json, int]]) -> list[Any]:
                     "NOTATION-VALUE", "a comment in quotes follows the call it is about", column
                 )
             calls[-1] = {"call": calls[-1], "comment": str(word)}
-        elif word == COMMA:
+        elif is_comma(word):
             close()
         else:
             current.append(str(word))

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recordkit.archive import archive_records
-from recordkit.archive.canonical import written_canonical
+from recordkit.archive.canonical import deal_is_canonical, written_canonical
 from recordkit.convert.archive import to_archive
 from recordkit.games import RULESETS
 from recordkit.generate import generate_record
@@ -249,3 +249,21 @@ def test_a_record_that_leaves_its_deals_out_is_archived_with_none(tmp_path: Path
     assert [text for _id, text in archive_records(tmp_path / "archive")] == [
         orjson.dumps({**written, "deals": []})
     ]
+
+
+def test_a_defence_answer_written_with_its_seat_is_canonical() -> None:
+    """charlemagne.defence.*: with `maine_lone_defender_priority` "either", the model writes a
+    lone defender's answer with its seat (`{"call": "alone", "seat": 1}`); a deal so written is
+    its canonical dump, stored as written; an answer object without its seat is not."""
+    ruleset = RULESETS["charlemagne"]
+    options = {"variant": "maine", "maine_lone_defender_priority": "either"}
+    written = orjson.loads(
+        orjson.dumps(to_data(generate_record(ruleset, 4, 2, 5, options, "full", "random")))
+    )
+    seated = [deal for deal in written["deals"] if any(type(a) is dict for a in deal.get("defence", []))]
+    assert seated, "the generated game has a seated answer"
+    assert assert_stored_text_is_canonical(written) == len(written["deals"])
+    seated[0]["defence"] = [
+        {"call": answer["call"]} if type(answer) is dict else answer for answer in seated[0]["defence"]
+    ]
+    assert not deal_is_canonical("charlemagne", seated[0])

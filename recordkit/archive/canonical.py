@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from recordkit.cards import PLAIN_GROUP
 from recordkit.games import RULESETS
-from recordkit.model import MAX_CARDS, POINTS_LIMIT, SEATS, Status
+from recordkit.model import MAX_CARDS, POINTS_LIMIT, SEATS, Call, Status
 from recordkit.rules.values import QuickDeal
 
 Check = Callable[[Any], bool]
@@ -91,8 +91,18 @@ def _whole(value: Any) -> bool:
 
 
 def _answers(value: Any) -> bool:
-    """Maine's defence: answers written bare; an empty list is left out of the canonical form."""
-    return _calls(value) and len(value) > 0
+    """Maine's defence: answers written bare, or with the seat that says them where the model
+    writes it (either defender may answer: `maine_lone_defender_priority` "either"); an empty
+    list is left out of the canonical form."""
+    return (
+        type(value) is list
+        and len(value) > 0
+        and all(
+            type(answer) is str
+            or (type(answer) is dict and "seat" in answer and _object(SEATED_CALL, answer))
+            for answer in value
+        )
+    )
 
 
 def _knocks(value: Any) -> bool:
@@ -166,6 +176,8 @@ def _charlemagne_fields() -> tuple[
 
 
 KNOCK, CLAIM = _charlemagne_fields()
+SEATED_CALL: tuple[type[BaseModel], dict[str, Check]] = (Call, {"call": _text, "seat": _seat})
+"""A call whose seat is written beside it, as the model dumps it (a bare call is a text)."""
 
 COMMON: dict[str, Check] = {
     "dealer": _seat,

@@ -7,9 +7,10 @@ two forms of the same deals moves by a tenth or more from run to run. The number
 the CPU executes for the same work does not. For every game of `bench/run.py`'s per-game rows,
 this writes `--records` generated records of 10 deals in both forms (the same deals, written
 whole and without their hands: `run.write_game`), and counts with valgrind's callgrind the
-instructions of `validate_inputs` over each file, one process, after a first record has warmed the
-caches (the header's, the memos). It prints the instructions a deal of each form and their ratio
-beside issue 14's target: deriving the hands costs at most 1.5 times the full record's validation.
+instructions of `validate_inputs` over each file, one process, after its first records (a batch
+the columns take) have warmed the caches (the header's, the memos, the imports of NumPy and
+pyarrow). It prints the instructions a deal of each form and their ratio
+beside issue 29's target (issue 14's before it): deriving the hands costs at most 1.5 times the full record's validation.
 
 callgrind counts only inside `itertools.dropwhile`'s `__next__`, which the measured run is
 wrapped in (`--toggle-collect`: it names C functions, not Python ones). About 4 minutes for 20
@@ -27,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # count the recordkit of this checkout, not an installed one
@@ -68,13 +71,16 @@ class CountError(Exception):
 
 
 def measured(source: Path) -> None:
-    """Validate `source` once inside `itertools.dropwhile` (what callgrind counts), after its first
-    record alone; print the deals validated."""
+    """Validate `source` once inside `itertools.dropwhile` (what callgrind counts), after its
+    first records alone, as many as make a batch the columns take (`SMALL_BATCH` deals: so that
+    NumPy and pyarrow are imported before the count); print the deals validated."""
     from recordkit.inputs import validate_inputs
-    from recordkit.validate import RecordReport, Settings
+    from recordkit.validate import SMALL_BATCH, RecordReport, Settings
 
     first = source.with_suffix(".first.jsonl")
-    first.write_bytes(source.read_bytes().splitlines(keepends=True)[0])
+    lines = source.read_bytes().splitlines(keepends=True)
+    dealt = itertools.accumulate(len(orjson.loads(line)["deals"]) for line in lines)
+    first.write_bytes(b"".join(lines[: next(i for i, deals in enumerate(dealt, 1) if deals >= SMALL_BATCH)]))
     list(validate_inputs([str(first)], Settings(), 1))
     gc.collect()
     deals = [0]

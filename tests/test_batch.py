@@ -43,6 +43,7 @@ from tests.test_columnar import COLUMNAR, MANY, columnar_games, mistake
 from tests.test_karnoffel_columnar import mistake as karnoffel_mistake
 from tests.test_properties import PROPERTY, play
 from tests.test_quick import _found
+from tests.test_samples import INVALID, SAMPLES, VALID
 
 written_games = columnar_games
 """Every game whose bulk JSON takes the columns (every game with a columnar check), at every
@@ -311,3 +312,14 @@ def test_a_deal_given_up_dealt_to_another_stage_is_left_to_the_record_path(windo
     undealt = iter(code for code in cards_of(48).deck.codes if code not in dealt)
     deal["hands"] = [" ".join([*hand.split(), next(undealt), next(undealt)][:size]) for hand in deal["hands"]]
     _left_to_the_record_path(records, "DEAL-HAND-SIZE")
+
+
+@pytest.mark.parametrize("path", [*VALID, *INVALID], ids=lambda p: str(p.relative_to(SAMPLES)))
+def test_every_sample_s_findings_through_the_columns_are_the_record_path_s(path: Path) -> None:
+    """Each bundled sample, valid or not (partial records, score sheets, every game and fault),
+    validated with the columns taking every batch whatever its size: its findings, notes
+    included and each in its place, are the ones the record path alone gives."""
+    with patch("recordkit.validate.SMALL_BATCH", 1):
+        batched = [_found(item) for item in validate_paths([str(path)], Settings(), findings_only=True)]
+    full = [_found(item) for item in validate_paths([str(path)], Settings())]
+    assert batched == full

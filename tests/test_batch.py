@@ -221,6 +221,12 @@ SHAPES: dict[str, Any] = {
     "a call written as an object with a seat": lambda deal: deal["auction"].__setitem__(
         0, {"call": deal["auction"][0], "seat": 3}
     ),
+    "a call's comment that is a number": lambda deal: deal["auction"].__setitem__(
+        0, {"call": deal["auction"][0], "comment": 3}
+    ),
+    "a trick written with its leader": lambda deal: deal["tricks"].__setitem__(
+        0, {"cards": deal["tricks"][0], "leader": 0}
+    ),
     "an announcement with an unknown key": lambda deal: deal.update(
         announcements=[{"type": "slam", "seat": 0, "cards": "T21"}]
     ),
@@ -248,6 +254,18 @@ def test_a_deal_not_in_the_bare_form_is_left_to_the_record_path(change: Any) -> 
     change(deal)
     verdicts = proven(raws([records[0], changed, records[2]]))
     assert verdicts == [True, False, True]
+
+
+def test_calls_and_tricks_with_a_comment_are_in_the_bare_form() -> None:
+    """A comment or a time beside a call or a trick says nothing the rules read (spec/FORMAT.md):
+    such a record is proven by the columns, as it is clean for the record path."""
+    ruleset = RULESETS["french-tarot"]
+    records = [play((ruleset, 4, {}, seed), deals=3) for seed in range(3)]
+    deal = next(deal for deal in records[1]["deals"] if deal.get("tricks"))
+    deal["auction"][1] = {"call": deal["auction"][1], "comment": "after a long think"}
+    deal["tricks"][0] = {"cards": deal["tricks"][0], "comment": "the lead", "time": "21:04"}
+    assert validate_record(raws(records)[1], Settings()).diagnostics == []
+    assert proven(raws(records)) == [True, True, True]
 
 
 Picked = Callable[[dict[str, Any]], object]

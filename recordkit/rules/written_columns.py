@@ -3,10 +3,12 @@
 A game's columnar check (`Ruleset.prove_columns`) reads an archive's games, deals, calls, plays
 and scores rows. `WrittenColumns` builds the same rows straight from parsed JSON, so that JSON
 lines, `.json` lists, the notation and imported logs are proven by the same check: each deal
-written in its game's bare form (`WrittenForm`: bare words and codes, no stated seats, leaders or
-winners, one score and total a seat; the hands and dealt group left out only where the game's
-check derives them from the play) is added; any other deal makes its record the record path's. The rows hold only what the record writes: a bid's seat, which the rules give, is left
-null (the checks work it out), and so is the running total of a deal that writes none.
+written in its game's bare form (`WrittenForm`: words and codes, bare or with a comment or a
+time beside them, no stated seats, leaders or winners, one score and total a seat; the hands and
+dealt group left out only where the game's check derives them from the play) is added; any other
+deal makes its record the record path's. The rows hold only what the record writes: a bid's
+seat, which the rules give, is left null (the checks work it out), and so is the running total
+of a deal that writes none.
 """
 
 from __future__ import annotations
@@ -47,9 +49,36 @@ def texts(values: Any) -> bool:
     return True
 
 
+CALL_NOTES = frozenset({"call", "comment", "time"})
+TRICK_NOTES = frozenset({"cards", "comment", "time"})
+"""The keys of a call or a trick written as an object that says nothing the rules read but its
+value: a comment or a time beside it (no seat, leader or winner stated)."""
+
+
+def noted_texts(values: Any, key: str, keys: frozenset[str]) -> list[str] | None:
+    """A list of texts each written bare or as an object of its text (`key`) and notes only,
+    as its texts; None for anything else (a stated seat, a note that is not text)."""
+    if texts(values):
+        return values  # type: ignore[no-any-return]
+    if type(values) is not list:
+        return None
+    found = []
+    for value in values:
+        if type(value) is str:
+            found.append(value)
+        elif (
+            type(value) is dict and keys.issuperset(value) and type(value.get(key)) is str and notes_ok(value)
+        ):
+            found.append(value[key])
+        else:
+            return None
+    return found
+
+
 def words(value: Any, players: int) -> Rows | None:
-    """A list of bare words (an auction): a row each."""
-    return (value, None) if texts(value) else None
+    """A list of words (an auction), each bare or with a comment: a row each."""
+    found = noted_texts(value, "call", CALL_NOTES)
+    return None if found is None else (found, None)
 
 
 def word(value: Any, players: int) -> Rows | None:
@@ -180,7 +209,7 @@ class WrittenColumns:
             for key in self.form.stated:
                 self.texts.setdefault(key, []).append(deal.get(key))
             self.calls_per_deal.append(len(values))
-            tricks = deal.get("tricks", [])
+            tricks = noted_texts(deal.get("tricks", []), "cards", TRICK_NOTES) or []
             self.tricks += tricks
             self.tricks_per_deal.append(len(tricks))
             self.scores += deal["result"]["scores"] if "result" in deal else unwritten
@@ -203,7 +232,7 @@ class WrittenColumns:
             )
             and type(deal.get("status", "played")) is str
             and (group is None or type(deal.get(group)) is str or (form.derives and group not in deal))
-            and texts(deal.get("tricks", []))
+            and noted_texts(deal.get("tricks", []), "cards", TRICK_NOTES) is not None
             and _scores_written(deal, players)
             and all(type(deal.get(key, "")) is str for key in form.stated)
         )

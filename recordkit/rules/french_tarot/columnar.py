@@ -60,7 +60,14 @@ from recordkit.rules.french_tarot.cards import (
 from recordkit.rules.french_tarot.contract import is_honour, needed_honours
 from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import ANNOUNCEMENT_KEYS, BIDS, COEFFICIENTS, written_announcement
-from recordkit.rules.french_tarot.scoring import GARDE, POIGNEE_BONUS, POIGNEE_LEVELS, POIGNEE_THRESHOLDS
+from recordkit.rules.french_tarot.scoring import (
+    CONTRACT_BASE,
+    GARDE,
+    PETIT_AU_BOUT,
+    POIGNEE_BONUS,
+    POIGNEE_LEVELS,
+    POIGNEE_THRESHOLDS,
+)
 from recordkit.rules.written_columns import CallsOf, Rows, WrittenForm, cards, seat_of, word, words
 
 PLAYERS = (3, 4, 5)
@@ -755,8 +762,8 @@ def _scores(deals: Contract, seats: Ints, winners: Ints, variant: Variant) -> In
     sign = np.where(made, 1, -1)
     poignees = BONUS[deals.poignees.levels].sum(axis=1)  # tarot.score.poignee: to the contract's winners
     per_defender = (
-        sign * (25 + np.abs(rounded - target)) * coefficient
-        + petit * 10 * coefficient
+        sign * (CONTRACT_BASE + np.abs(rounded - target)) * coefficient
+        + petit * PETIT_AU_BOUT * coefficient
         + sign * poignees
         + defence_slam
     )

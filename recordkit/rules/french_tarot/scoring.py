@@ -27,6 +27,10 @@ POIGNEE_BONUS = {"simple": 20, "double": 30, "triple": 40}
 POIGNEE_THRESHOLDS = {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}
 POIGNEE_LEVELS = ("simple", "double", "triple")
 MISERE_VALUE = 10
+CONTRACT_BASE = 25
+"""What a contract is worth before its margin and multiplier (tarot.score.contract)."""
+PETIT_AU_BOUT = 10
+"""The Petit au bout's bonus, times the contract's multiplier (tarot.score.petit-au-bout)."""
 WINNER = attrgetter("winner")
 """A played trick's winner."""
 GARDE = 2
@@ -135,7 +139,12 @@ def count_contract(facts: ContractFacts, defence_bonus: int) -> ContractCount:
     petit = facts.petit_au_bout
     slam = slam_term(facts.slam, defence_bonus)
     poignees = sum(POIGNEE_BONUS[level] for level in facts.poignees)
-    per_defender = sign * (25 + diff) * coefficient + petit * 10 * coefficient + sign * poignees + slam
+    per_defender = (
+        sign * (CONTRACT_BASE + diff) * coefficient
+        + petit * PETIT_AU_BOUT * coefficient
+        + sign * poignees
+        + slam
+    )
     return ContractCount(points, facts.bouts, target, won_contract, diff, petit, slam, per_defender)
 
 
@@ -294,12 +303,12 @@ def working(state: TarotState) -> list[tuple[str, int | float | str]]:
         ("target", count.target),
         ("contract", "made" if count.won else "failed"),
         ("margin (rounded)", count.diff),
-        ("25 + margin", 25 + count.diff),
+        (f"{CONTRACT_BASE} + margin", CONTRACT_BASE + count.diff),
         ("multiplier", coefficient),
-        ("contract's value", sign * (25 + count.diff) * coefficient),
+        ("contract's value", sign * (CONTRACT_BASE + count.diff) * coefficient),
     ]
     if count.petit_au_bout:
-        steps.append(("Petit au bout", count.petit_au_bout * 10 * coefficient))
+        steps.append(("Petit au bout", count.petit_au_bout * PETIT_AU_BOUT * coefficient))
     if facts.poignees:
         steps.append(("poignées", sign * sum(POIGNEE_BONUS[level] for level in facts.poignees)))
     if count.slam_term:

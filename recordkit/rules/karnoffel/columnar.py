@@ -59,7 +59,7 @@ from recordkit.rules.columns import (
 from recordkit.rules.karnoffel.cards import DEVIL, PARTIAL, POWER_RANKS, STOPPERS, cards_of
 from recordkit.rules.karnoffel.deal import FACE_DOWN
 from recordkit.rules.karnoffel.options import KarnoffelOptions
-from recordkit.rules.karnoffel.powers import CANNOT_WIN, LED_DEVIL, POWER_LEVEL, order
+from recordkit.rules.karnoffel.powers import CANNOT_WIN, LED_DEVIL, LED_DEVIL_LEVEL, POWER_LEVEL, order
 from recordkit.rules.karnoffel.record import CALLS
 from recordkit.rules.karnoffel.state import TRICKS, TRICKS_TO_WIN, WINDOWS
 from recordkit.rules.written_columns import MAX_PLAYERS, CallsOf, Rows, WrittenForm, texts
@@ -71,8 +71,6 @@ HAND = FACE_DOWN[WINDOWS + 1]
 """Face-down cards each seat holds once every round is dealt."""
 DOWN_AT = np.array([-1, *(FACE_DOWN[stage] for stage in range(1, WINDOWS + 2))])
 """Face-down cards each seat holds when the deal stops after window 1, 2, 3, or is played (by stage)."""
-LED_DEVIL_LEVEL = 6
-"""A led Devil's power in the card-by-card reading: below the Karnöffel only."""
 CARD_BY_CARD = "any_suit_exceptions"
 """The reading of the partial trumps that is no total order: the cards are judged one by one."""
 

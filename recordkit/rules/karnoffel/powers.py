@@ -31,7 +31,9 @@ LINEAR = {3: 60, 4: 50, 5: 40}
 """The FAQ's reading: the partial trumps above every plain card."""
 
 POWER_LEVEL = {KARNOFFEL: 7, POPE: 5, KAISER: 4, 3: 3, 4: 2, 5: 1}
-"""Power of each chosen-suit card for the card-by-card reading; a led Devil is 6, plain cards 0."""
+"""Power of each chosen-suit card for the card-by-card reading; plain cards 0."""
+LED_DEVIL_LEVEL = 6
+"""A led Devil's power in the card-by-card reading: below the Karnöffel only."""
 
 
 @cache
@@ -85,7 +87,7 @@ def _card_by_card(trick: Sequence[int], size: int, chosen: int) -> int:
         if suit != chosen or rank not in POWER_RANKS:
             return 0
         if rank == DEVIL:
-            return 6 if first else CANNOT_WIN
+            return LED_DEVIL_LEVEL if first else CANNOT_WIN
         return POWER_LEVEL[rank]
 
     def stops(card: int, partial: int) -> bool:

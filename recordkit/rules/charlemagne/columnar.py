@@ -7,9 +7,11 @@ The same rules as the record path (spec/rules/charlemagne.md), over arrays of de
 (charlemagne.play.knock), the score (`scoring.scores_of` by table), the running totals, the
 dealer's rotation and the end of the game. It covers both variants and every option, deals
 `as_written`, and deals that leave their hands and kitty out (the tricks-only form), whose hands
-are derived from who played each card (`columnar_partial`) and then checked as written ones;
-a claim, an annulled or abandoned deal, a deal written otherwise, a deal whose report would carry
-a note of checks not run, or anything wrong is left unproven and goes to the record path, which
+are derived from who played each card (`columnar_partial`) and then checked as written ones.
+A deal whose report carries only a note of the checks its derivation leaves open (a split of the
+cards the play cannot tell apart, no card played) is proven but for that note and answers its
+note key (`columnar_partial.note_keys`, a `Proof`). A claim, an annulled or abandoned deal, a
+deal written otherwise, or anything wrong is left unproven and goes to the record path, which
 explains what is wrong. The tests (tests/test_charlemagne_columnar.py,
 tests/test_charlemagne_columnar_partial.py) hold it to the record path.
 """
@@ -27,10 +29,12 @@ from recordkit.rules.charlemagne.cards import HAND_SIZE, PLAYERS, SUIT_LETTERS, 
 from recordkit.rules.charlemagne.columnar_partial import (
     DEALT,
     KITTY,
+    Groups,
     Moves,
     dealt_from_play,
     hands_left_out,
-    noted,
+    note_keys,
+    sinks_of,
 )
 from recordkit.rules.charlemagne.columnar_play import play_tricks, seat_tricks
 from recordkit.rules.charlemagne.columnar_rules import (
@@ -55,12 +59,13 @@ from recordkit.rules.charlemagne.columnar_rules import (
     rules_of,
 )
 from recordkit.rules.charlemagne.written import KNOCK_KEYS, kitty_left
-from recordkit.rules.column_deals import Deals, card_groups, prove_games, tricks_in_order
+from recordkit.rules.column_deals import Deals, card_groups, prove_noted, tricks_in_order
 from recordkit.rules.columns import (
     Bools,
     ColumnRows,
     Floats,
     Ints,
+    Proof,
     codes,
     first_deals,
     ints,
@@ -187,17 +192,18 @@ class Read:
         )
 
 
-def prove_columns(rows: ColumnRows) -> Bools:
-    """Which games (by games row) are proven clean: header, every deal, rotation, totals, end."""
-    return prove_games(rows, _prove_table)
+def prove_columns(rows: ColumnRows) -> Proof:
+    """Which games (by games row) are proven clean, but for the deals noted: header, every deal,
+    rotation, totals, end."""
+    return prove_noted(rows, _prove_table)
 
 
-def _prove_table(n: int, text: str, deals: Deals) -> Bools:
-    """Each deal's verdict, for the deals of `n`-player games with these options (none proven at
-    another table size or with options that do not read)."""
+def _prove_table(n: int, text: str, deals: Deals) -> tuple[Bools, Ints]:
+    """Each deal's verdict and note key, for the deals of `n`-player games with these options
+    (none proven at another table size or with options that do not read)."""
     rules = rules_of(text)
     if n != PLAYERS or rules is None:
-        return np.zeros(len(deals.keys), dtype=bool)
+        return np.zeros(len(deals.keys), dtype=bool), np.zeros(len(deals.keys), dtype=np.int64)
     return _prove_deals(rules, Read.of(deals), deals.keys, deals.table, deals.game_of)
 
 
@@ -240,8 +246,9 @@ class Way:
         return replace(self, **{field.name: getattr(self, field.name)[rows] for field in fields(self)})
 
 
-def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of: Ints) -> Bools:
-    """Each deal's verdict, for deals of games with these rules (`game_of`: each deal's games row)."""
+def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of: Ints) -> tuple[Bools, Ints]:
+    """Each deal's verdict and note key (`columnar_partial.note_keys`), for deals of games with
+    these rules (`game_of`: each deal's games row)."""
     k = deals.num_rows
     dealer, ok = played_as_written(deals, PLAYERS)
     derived = hands_left_out(deals)
@@ -256,7 +263,9 @@ def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of:
     ok &= way.ok
     passed = bidder < 0  # charlemagne.auction.all-pass: nothing more, and no score
     ok &= ~passed | (calls.knocks == 0)
-    ok &= ~noted(derived, passed, way.way[:, KITTY_TAKEN] == 1, way.out, rules.kitty)
+    taken = way.way[:, KITTY_TAKEN] == 1
+    sinks = sinks_of(way.out, (rules.kitty > 0) & ~taken & ~passed)
+    given = np.stack([way.way[:, PARTNER_AT] >= 0, way.way[:, DEFENDER_CARD_AT] >= 0], axis=1)
     first, count = row_ranges(read.play_keys, keys)
     ok &= ~passed | (count == 0)
     in_play = PLAYERS - way.out.sum(axis=1)
@@ -270,7 +279,7 @@ def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of:
                 (calls.take(chosen), way.take(chosen)),
                 (first[chosen], count[chosen]),
                 n,
-                (dealt[chosen], derived[chosen]),
+                (dealt[chosen], derived[chosen], sinks[chosen]),
                 (contract[chosen], bidder[chosen]),
             )
             ok[chosen] &= legal
@@ -279,7 +288,7 @@ def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of:
     verdicts: Bools = (
         ok & written_ok & _rotation_totals_and_end(game_of, dealer, scores, totals, rules.target)
     )
-    return verdicts
+    return verdicts, note_keys(derived, passed, taken, sinks, way.seat, given)
 
 
 def _dealt(hands: Ints, cards: int) -> tuple[Ints, Bools]:
@@ -421,16 +430,17 @@ def _play_and_score(
     exchange: tuple[Calls, Way],
     plays: tuple[Ints, Ints],
     n: int,
-    dealt: tuple[Ints, Bools],
+    dealt: tuple[Ints, Bools, Ints],
     auction: tuple[Ints, Ints],
 ) -> tuple[Bools, Ints]:
     """Play deals with `n` players in the play (`columnar_play`), check their knocks, and score
     them from the ruleset's table of `scoring.scores_of` (charlemagne.score.*). `exchange` is
     their calls and their way to the play, `plays` each deal's first plays row and count, `dealt`
-    who was dealt each card and whether the deal left its hands out (then derived from the play:
-    `columnar_partial`), `auction` the contract and the bidder."""
+    who was dealt each card, whether the deal left its hands out (then derived from the play:
+    `columnar_partial`) and the unwritten groups the cards nobody played lie in
+    (`columnar_partial.sinks_of`), `auction` the contract and the bidder."""
     calls, way = exchange
-    hands, derived = dealt
+    hands, derived, sinks = dealt
     contract, bidder = auction
     cards, tricks, ok = tricks_in_order(*plays, (read.trick, read.position, read.played), n, TRICKS)
     ok &= (tricks == TRICKS) & np.all(cards < rules.cards, axis=(1, 2))  # charlemagne.trick.size, .count
@@ -447,10 +457,10 @@ def _play_and_score(
     )
     if derived.any():
         rows = np.flatnonzero(derived)
-        out = way.out[rows]
-        sink = np.where(out.any(axis=1), np.argmax(out, axis=1), KITTY)
+        taker = np.where(way.way[rows, KITTY_TAKEN] == 1, way.seat[rows], -1)
+        groups = Groups(sinks[rows], rules.kitty, taker)
         moves = _moves(way.take(rows), calls.take(rows))
-        found, derived_ok = dealt_from_play(rules.cards, cards[rows], seated.seats[rows], moves, sink)
+        found, derived_ok = dealt_from_play(rules.cards, cards[rows], seated.seats[rows], moves, groups)
         hands[rows] = found
         ok[rows] &= derived_ok
     owner, passes_ok = _passes(way, calls, hands)

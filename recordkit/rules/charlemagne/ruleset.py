@@ -51,7 +51,7 @@ from recordkit.rules.values import Action, Completion, DealSummary, QuickDeal, S
 from recordkit.rules.violations import at, card_list, deck_integrity, incomplete, size_check
 
 if TYPE_CHECKING:
-    from recordkit.rules.columns import Bools, ColumnRows
+    from recordkit.rules.columns import ColumnRows, Proof
     from recordkit.rules.written_columns import WrittenForm
 
 CLAIM_OFFER_TRICKS = 3
@@ -485,8 +485,8 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
         hold the whole deal (see `written.as_written`)."""
         return written.as_written(table, deal, state, [(a.kind, self.describe(table, a)) for a in calls])
 
-    def prove_columns(self, rows: ColumnRows) -> Bools:
-        """Which archive records the columns prove clean (see `columnar.prove_columns`)."""
+    def prove_columns(self, rows: ColumnRows) -> Proof:
+        """Which records the columns prove clean, but for the deals noted (see `columnar.prove_columns`)."""
         from recordkit.rules.charlemagne import columnar  # NumPy and pyarrow: only for archives
 
         return columnar.prove_columns(rows)

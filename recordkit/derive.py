@@ -7,11 +7,6 @@ with its unknown groups empty to find who played what, then asks the ruleset to 
 in (`Ruleset.complete`); the engine then replays the completed deal like any other, so every
 check runs as if the cards had been written, and the checks the record leaves without their
 facts are reported as not run (`not_checked`), never as violations.
-
-That blank replay costs about as much as the replay of the completed deal, so the engine first
-asks the game's fast derivation (`guess`: `Ruleset.quick_completed`, over the deal's JSON) and
-replays the deal it completes; when that replay finds every card held by the seat that plays
-it and nothing else (`proven`), the guess was the derivation, and the blank replay is spared.
 """
 
 from __future__ import annotations
@@ -19,8 +14,6 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
-
-from pydantic import ValidationError
 
 from recordkit.diagnostics import Severity, Violation
 from recordkit.rules.base import NOT_CHECKED, PARTIAL_RULE, Ruleset, run
@@ -55,41 +48,6 @@ def derive(
         table.deck.codes[card]: numbers for card, numbers in tricks_of.items() if len(numbers) > 1
     }
     return completion, []
-
-
-def guess(
-    ruleset: Ruleset[Any, Any, Any], table: Table, deal: Any, data: dict[str, Any] | None = None
-) -> Completion | None:
-    """The game's fast derivation (`Ruleset.quick_completed`) of a deal that leaves dealt cards
-    out (`Ruleset.unknown`, which the caller has asked), as a completion of the deal model, or
-    None. `data` is the deal's parsed JSON when the caller has it (else the model's dump). Only a
-    guess: it stands when the replay of the completed deal proves it (`proven`)."""
-    if data is None:
-        data = deal.model_dump(mode="json", exclude_none=True)
-    quick = ruleset.quick_completed(table, data)
-    if quick is None:
-        return None
-    changed = {key: value for key, value in quick.deal.items() if key not in data or data[key] != value}
-    if any(key not in quick.deal and value is not None for key, value in data.items()):
-        return None  # a field the guess leaves out: not a completion of this deal
-    try:  # the fields written in, read as the model reads them
-        written = ruleset.Deal.model_validate({"dealer": deal.dealer, **changed})
-    except ValidationError:
-        return None
-    update = {key: getattr(written, key) for key in changed}
-    return Completion(deal.model_copy(update=update), quick.derived, quick.unchecked)
-
-
-HOLDING = frozenset({"PLAY-NOT-HELD", DUPLICATE})
-"""What a replay finds when the hands it was given are not the ones the tricks imply."""
-
-
-def proven(problems: list[Violation], kept: list[Violation]) -> bool:
-    """Whether the replay of a guessed completion proves the guess: with every card played held
-    by the seat the rules make play it, once (`problems`, the replay's findings), and nothing
-    else found (`kept`, those findings as the partial deal reports them), the hands are the
-    ones the play implies, and the deal's report is the derived deal's."""
-    return not any(p.code in HOLDING for p in problems) and all(p.severity == Severity.INFO for p in kept)
 
 
 def held_to(

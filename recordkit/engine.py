@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from recordkit.derive import derive, guess, held_to, proven, sheet_note
+from recordkit.derive import derive, held_to, sheet_note
 from recordkit.diagnostics import Severity, Violation
 from recordkit.rules.base import NOT_CHECKED, Ruleset, run
 from recordkit.rules.values import Action, Completion, DealLike, Table
@@ -61,29 +61,17 @@ def replay_deal(
     deal: Any,
     before: Sequence[int | float] | None = None,
     sheets: bool = True,
-    data: dict[str, Any] | None = None,
 ) -> DealReplay:
     """Replay a whole deal: legality of every action, then its score against the score sheet.
 
     `before` is the running totals before the deal, when known. A deal whose record leaves dealt
     cards out is replayed with them derived from its play; a score-sheet deal is scored from the
-    facts it gives, unless `sheets` is false (a deal still being recorded live is never one).
-    `data`, the deal's parsed JSON when the caller has it, spares the game's fast derivation a
-    dump of the model."""
+    facts it gives, unless `sheets` is false (a deal still being recorded live is never one)."""
     if sheets and ruleset.is_sheet(deal):
         return replay_sheet(ruleset, table, deal, before)
-    if not ruleset.unknown(table, deal):  # written whole
-        return replay_completed(ruleset, table, deal, None, before)
-    tried = _guessed(ruleset, table, deal, before, data)
-    if tried is not None:  # the game's fast guess stands if its replay proves it
-        replay = _held(ruleset, tried[1], tried[0])
-        if proven(tried[1].violations, replay.violations):
-            return replay
     completion, problems = derive(ruleset, table, deal)
     if problems:
         return DealReplay(None, problems)
-    if tried is not None and completion is not None and completion.deal == tried[0].deal:
-        return _held(ruleset, tried[1], completion)  # the guess was right: its replay is this deal's
     return replay_completed(ruleset, table, deal, completion, before)
 
 
@@ -100,22 +88,6 @@ def replay_completed(
     return _held(
         ruleset, _replay(ruleset, table, deal if completion is None else completion.deal, before), completion
     )
-
-
-def _guessed(
-    ruleset: Ruleset[Any, Any, Any],
-    table: Table,
-    deal: Any,
-    before: Sequence[int | float] | None,
-    data: dict[str, Any] | None,
-) -> tuple[Completion, DealReplay] | None:
-    """The game's guess of what the deal leaves out (`derive.guess`), with the replay of the deal
-    it completes (every finding, as found); None without a guess, or when it does not replay."""
-    guessed = guess(ruleset, table, deal, data)
-    if guessed is None:
-        return None
-    replay = _replay(ruleset, table, guessed.deal, before)
-    return (guessed, replay) if replay.replayed else None
 
 
 def _replay(

@@ -22,7 +22,7 @@ from recordkit.games import RULESETS
 from recordkit.limits import within_limits
 from recordkit.model import FORMAT_MAJOR, FORMAT_MINOR, FORMAT_NAME, MetaValue, parse_version
 from recordkit.rules.base import Ruleset
-from recordkit.rules.values import Completion, QuickDeal, Table
+from recordkit.rules.values import QuickDeal, Table
 
 _NUMBER = frozenset({int, float})
 _SCORES = frozenset({"scores"})
@@ -80,19 +80,9 @@ def _quick_derived(
     ruleset: Ruleset[Any, Any, Any], table: Table, deal: dict[str, Any], before: list[int | float]
 ) -> QuickDeal | None:
     """The fast path of a deal that leaves dealt cards out: derived exactly as the full replay
-    derives them (`recordkit.derive`), then the completed deal on the game's fast path; None
-    for any other deal the fast path did not prove. The game's own fast derivation
-    (`Ruleset.quick_completed`) is tried first: its guess of who played what stands only if the
-    fast replay of the completed deal finds every card held by the seat the rules make play it."""
-    if not deal.get("tricks"):  # no card written: a passed deal, say
-        found = ruleset.quick_unplayed(table, deal, before)
-        if found is not None:
-            return found
-    guessed = ruleset.quick_completed(table, deal)
-    if guessed is not None:
-        found = ruleset.quick_deal(table, guessed.sketch, before, guessed)
-        if found is not None:
-            return _with(found, guessed)
+    derives them (`recordkit.derive`), then the completed deal on the game's fast path, else its
+    full replay when that finds only the note; a score sheet's line scored from its facts; None
+    for any other deal the fast path did not prove."""
     try:
         model = ruleset.Deal.model_validate(deal)
     except ValidationError:
@@ -104,22 +94,15 @@ def _quick_derived(
     completion, _problems = derive(ruleset, table, model)
     if completion is None:
         return None
-    completed = completion.deal.model_dump(mode="json", exclude_none=True)
-    found = ruleset.quick_deal(table, completed, before, completion)
+    found = ruleset.quick_deal(table, completion.deal.model_dump(mode="json", exclude_none=True), before)
     if found is not None:
-        return _with(found, completion)
+        found.completion = completion  # written in: building another replay costs a microsecond
+        return found
     replay = replay_completed(ruleset, table, model, completion, before)  # derived once, replayed in full
     if replay.scores is None or any(v.severity != Severity.INFO for v in replay.violations):
         return None
     calls = [action for action in replay.actions if action.kind != "play"]
     return QuickDeal(model.dealer, replay.scores, replay.state, calls, replay.completion)
-
-
-def _with(found: QuickDeal, completion: Completion) -> QuickDeal:
-    """A played deal's fast replay, given the completion it proved (the replay is new: written in,
-    where building another costs a microsecond a deal)."""
-    found.completion = completion
-    return found
 
 
 def _quick_sheet(

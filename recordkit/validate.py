@@ -213,9 +213,7 @@ def _deal_notes(raw: RawRecord, index: int, settings: Settings) -> list[Violatio
         deal = ruleset.Deal.model_validate(deals[index])
     except ValidationError:
         return None
-    replay = replay_deal(
-        ruleset, table, deal, _written_before(deals, index, table.players), data=deals[index]
-    )
+    replay = replay_deal(ruleset, table, deal, _written_before(deals, index, table.players))
     if any(v.severity != Severity.INFO for v in replay.violations):
         return None
     return list(replay.violations)
@@ -317,7 +315,7 @@ def _validate_record(raw: RawRecord, settings: Settings) -> RecordReport:
     report.diagnostics += [from_violation(v, raw.location) for v in problems]
     if table is None:
         return report
-    _replay_deals(ruleset, table, deals, report, raw.data.get("deals"))
+    _replay_deals(ruleset, table, deals, report)
     return report
 
 
@@ -583,10 +581,8 @@ def _replay_deals(
     table: Table,
     deals: list[Any | None],
     report: RecordReport,
-    written: Any = None,
 ) -> None:
-    """Replay each deal, then check dealer rotation and running totals across deals; `written` is
-    the deals as parsed (JSON), which the derivation of the cards a deal leaves out reads."""
+    """Replay each deal, then check dealer rotation and running totals across deals."""
     totals: list[int | float] | None = [0] * table.players
     previous_dealer: int | None = None
     previous_state: Any = None
@@ -607,7 +603,7 @@ def _replay_deals(
             report.replays.append(None)
             totals, previous_dealer, previous_state = None, None, None
             continue
-        replay = replay_deal(ruleset, table, deal, totals, data=_parsed_deal(written, index))
+        replay = replay_deal(ruleset, table, deal, totals)
         report.replays.append(replay)
         expected = (
             ruleset.next_dealer(table, previous_dealer, previous_state)
@@ -642,12 +638,6 @@ def _replay_deals(
         totals = _check_totals(ruleset, deal, replay, totals, report, where, index, table.players)
         if ended_after is None and totals is not None and ruleset.game_over(table, totals, previous_state):
             ended_after = index + 1
-
-
-def _parsed_deal(written: Any, index: int) -> dict[str, Any] | None:
-    """Deal `index` of the record's parsed deals, when it is a JSON object."""
-    deal = written[index] if type(written) is list and index < len(written) else None
-    return deal if type(deal) is dict else None
 
 
 def _check_totals(

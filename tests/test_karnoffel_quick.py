@@ -3,8 +3,8 @@
 The windows' outcome is memoised (`quick.windows_of`): it must leave the state and the calls
 exactly as the handlers do word by word, and give way to the words themselves when the going-out
 cap could bite. A trick's winner (`powers.winning_index`) is the first card of the highest place.
-A tricks-only deal's derivation and replay are one pass (`quick_partial.Replayed`): a card the
-derived play gives a seat whose written hand lacks it is still not held."""
+A tricks-only deal is derived as the full path derives it, then proven: a card the derived play
+gives a seat whose written hand lacks it is still not held."""
 
 from __future__ import annotations
 
@@ -17,21 +17,37 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from recordkit.games import RULESETS
-from recordkit.quick import clean_replays
-from recordkit.rules import fastread
+from recordkit.quick import clean_deals, clean_replays
 from recordkit.rules.karnoffel import quick
 from recordkit.rules.karnoffel.deal import state_of_hands
 from recordkit.rules.karnoffel.powers import LED_DEVIL, leads, winning_index
-from recordkit.rules.karnoffel.quick_partial import Replayed
 from recordkit.rules.karnoffel.record import CALLS
 from recordkit.rules.karnoffel.state import WINDOWS, KarnoffelState
+from recordkit.rules.values import Table
+from tests.helpers import codes_of
 from tests.test_karnoffel_partial import PROPERTY, players, seeds
 from tests.test_karnoffel_properties import generated
-from tests.test_karnoffel_quick_partial import DEAL, table_of
 
 KARNOFFEL = RULESETS["karnoffel"]
+DEAL = {
+    "dealer": 1,
+    "faceup": "S4 C5 DQ SJ",
+    "chosen_suit": "S",
+    "proposals": [["pass", "raise", "raise", "accept"]],
+    "tricks": ["HQ D5 H7 DJ", "C9 D4 S7 SK", "H4 C5 DK C4"],
+    "result": {"scores": [10, 0, 10, 0]},
+}
+"""A generated deal without its hands: spades chosen (the S4 is lowest), seats 0 and 2 win three
+tricks and the deal ends with cards unplayed."""
 READINGS = ["led_suit_exceptions", "linear_faq"]
 """The readings `winning_index` judges by one total order (any_suit_exceptions goes card by card)."""
+
+
+def table_of(record: dict[str, Any]) -> Table:
+    """The table of a generated record."""
+    table, _ = KARNOFFEL.table(KARNOFFEL.Options.model_validate(record["options"]), len(record["players"]))
+    assert table is not None
+    return table
 
 
 def _fresh(table: Any, dealer: int) -> KarnoffelState:
@@ -109,47 +125,22 @@ def test_the_first_card_of_the_highest_place_wins(
 def test_a_written_hand_without_a_card_its_seat_plays_is_not_proven() -> None:
     """karnoffel.play.held, format.partial: with some hands written, the derived play that gives a
     seat a card its written hand lacks is not proven (the full path reports it), while the same
-    deal with every hand left out is."""
-    table = table_of({"options": {}, "players": [1, 2, 3, 4]})
-    completion = KARNOFFEL.quick_completed(table, DEAL)
-    assert completion is not None
-    assert KARNOFFEL.quick_deal(table, completion.deal, [0] * 4, completion) is not None
+    deal with every hand left out is, with its note of what was not checked."""
+    record = {"format": "recordkit", "version": "1.1", "game": "karnoffel", "players": ["a", "b", "c", "d"]}
+    assert clean_deals({**record, "deals": [DEAL]}) == 1
+    assert codes_of({**record, "deals": [DEAL]}) == ["DEAL-NOT-CHECKED"]
     wrong = {**DEAL, "hands": ["S2 S3 S5 S6", None, None, None]}  # cards nobody plays
-    guessed = KARNOFFEL.quick_completed(table, wrong)
-    assert guessed is not None
-    assert KARNOFFEL.quick_deal(table, guessed.deal, [0] * 4, guessed) is None
+    assert clean_deals({**record, "deals": [wrong]}) is None
+    assert "PLAY-NOT-HELD" in codes_of({**record, "deals": [wrong]})
 
 
 @PROPERTY
 @given(players, seeds)
-def test_tricks_only_records_are_proven_in_one_pass(n: int, seed: int) -> None:
-    """format.partial: a generated record without its hands is proven on the fast path, each deal
-    that derives anything through the derivation's own play, with the scores of the record."""
+def test_tricks_only_records_are_proven_on_the_fast_path(n: int, seed: int) -> None:
+    """format.partial: a generated record without its hands is proven on the fast path (each deal
+    derived, then its completed deal proven), with the scores of the record."""
     record = generated(n, seed, {})
     tricks_only = {**record, "deals": [{k: v for k, v in d.items() if k != "hands"} for d in record["deals"]]}
     replays = clean_replays(tricks_only)
     assert replays is not None
     assert [r.scores for r in replays] == [d["result"]["scores"] for d in record["deals"]]
-
-
-@PROPERTY
-@given(players, seeds)
-def test_what_a_derivation_hands_its_proof_is_what_the_proof_reads(n: int, seed: int) -> None:
-    """format.partial: the proposal windows' outcome and the face-up cards a fast derivation hands
-    its proof (`quick_partial.Replayed`) are what the proof reads from the completed deal
-    (`quick.windows_of`, the face-up codes), and a proof that reads them itself finds the same."""
-    record = generated(n, seed, {})
-    table = table_of(record)
-    for deal in record["deals"]:
-        completion = KARNOFFEL.quick_completed(table, {k: v for k, v in deal.items() if k != "hands"})
-        if not isinstance(completion, Replayed):
-            continue
-        sketch = completion.sketch
-        assert completion.proposed == quick.windows_of(table, sketch["dealer"], sketch["proposals"])
-        assert completion.faceup == fastread.card_ids(quick.CARD_IDS[table.options.deck], sketch["faceup"])
-        handed = KARNOFFEL.quick_deal(table, copy.deepcopy(sketch), [0] * n, completion)
-        assert handed is not None
-        unhanded = copy.copy(completion)
-        unhanded.proposed, unhanded.faceup = None, None  # type: ignore[assignment]
-        read = KARNOFFEL.quick_deal(table, copy.deepcopy(sketch), [0] * n, unhanded)
-        assert read is not None and read.scores == handed.scores

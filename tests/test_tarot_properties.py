@@ -144,7 +144,7 @@ def test_the_fast_paths_trick_loop_agrees_with_the_rules(n: int, rng: Any, legal
         assert position == -1
     else:
         assert position == by_rank
-    for length in range(1, n + 1):  # the fast derivation's winner, on every trick so far, legal or not
+    for length in range(1, n + 1):  # the full replay's winner, on every trick so far, legal or not
         assert winning_index(trick[:length]) == play_trick([], (), trick[:length], length)
     assert winning_index(trick) == by_rank
 

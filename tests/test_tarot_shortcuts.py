@@ -1,7 +1,7 @@
-"""French Tarot's shortcuts in the count and the fast derivation, each held to the plain form it
-replaces: the cards a side took as one mask (`scoring.owners`), a trick's cards put in seat order
-(`quick_partial.SEAT_ORDER_GETTERS`), the slam's part of S (`scoring.slam_term`), and the dog taken
-out of the taker's cards when neither his hand nor the dog is written (`partial._split`)."""
+"""French Tarot's shortcuts in the count and the derivation, each held to the plain form it
+replaces: the cards a side took as one mask (`scoring.owners`), the slam's part of S
+(`scoring.slam_term`), and the dog taken out of the taker's cards when neither his hand nor the dog
+is written (`partial._split`)."""
 
 from __future__ import annotations
 
@@ -17,13 +17,15 @@ from recordkit.rules.french_tarot.cards import BITS, DECK, DOG_SIZES, EXCUSE, HA
 from recordkit.rules.french_tarot.contract import needed_honours
 from recordkit.rules.french_tarot.facts import SLAM_OUTCOMES
 from recordkit.rules.french_tarot.options import TarotOptions
-from recordkit.rules.french_tarot.quick_partial import NO_ANNOUNCEMENTS, SEAT_ORDER_GETTERS
+from recordkit.rules.french_tarot.record import TarotDeal
 from recordkit.rules.french_tarot.scoring import owners, slam_term
 from recordkit.rules.french_tarot.state import TarotState
 from recordkit.rules.values import PlayedTrick, Table
 
 CARDS = st.lists(st.integers(0, EXCUSE - 1), min_size=4, max_size=4)
 """A trick's cards with no Excuse, repeats allowed (a faulty replay may play a card twice)."""
+NO_ANNOUNCEMENTS = TarotDeal.model_construct(dealer=0, announcements=[])
+"""A deal with no misère, all `partial._split` reads of a deal."""
 
 
 def _state(n: int, tricks: list[PlayedTrick]) -> TarotState:
@@ -43,17 +45,6 @@ def test_a_sides_cards_are_the_or_of_the_cards_it_took(tricks: list[tuple[list[i
         cards = [card for trick in played if trick.winner in (side, side + 2) for card in trick.cards]
         assert won[side] == reduce(or_, map(BITS.__getitem__, cards), 0)
     assert adjust == [0, 0]
-
-
-@given(st.sampled_from(sorted(HAND_SIZES)), st.data())
-def test_a_tricks_cards_in_seat_order(n: int, data: st.DataObject) -> None:
-    """tarot.trick.leader: the card of seat s in a trick led by `leader` is the one played
-    (s - leader) mod n places after the lead."""
-    leader = data.draw(st.integers(0, n - 1))
-    cards = list(range(10, 10 + n))
-    seats = [(leader + position) % n for position in range(n)]
-    by_seat = dict(zip(seats, cards, strict=True))
-    assert SEAT_ORDER_GETTERS[n][leader](cards) == tuple(by_seat[seat] for seat in range(n))
 
 
 def test_the_slams_part_of_s() -> None:

@@ -398,10 +398,7 @@ class Rows:
             derived = list(replay.completion.derived) if replay.completion is not None else []
         dealt = raw
         if replay is not None and replay.completion is not None:
-            completed = replay.completion.deal  # a model, or JSON from the fast path's derivation
-            dealt = (
-                completed if type(completed) is dict else completed.model_dump(mode="json", exclude_none=True)
-            )
+            dealt = replay.completion.deal.model_dump(mode="json", exclude_none=True)
         hands, dog = dealt.get("hands"), dealt.get("dog", dealt.get("faceup"))
         if type(hands) is list and all(type(h) is str for h in hands):
             self.buffers.hands += hands

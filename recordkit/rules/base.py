@@ -303,38 +303,15 @@ class Ruleset(ABC, Generic[OptionsT, DealT, StateT]):
     """Fields of a deal's result besides the scores that `quick_deal` checks itself."""
 
     def quick_deal(
-        self,
-        table: Table,
-        deal: dict[str, Any],
-        before: Sequence[int | float],
-        completion: Completion | None = None,
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
     ) -> QuickDeal | None:
         """The fast path: a deal straight from parsed JSON, when replaying it in full would report
         nothing at all (its `result` and `totals` aside: the caller checks them against the scores,
         and a result holds only `scores`); `before` is the running totals before the deal, as
-        `start` gets them. `completion` is the fast derivation's when the deal is one it completed
-        (`quick_completed`): the checks it leaves without their facts (`completion.unchecked`) are
-        not made, as the full replay drops their findings. None whenever that is not certain, so
-        that the full replay explains it; None is always safe, and is what a game without a fast
-        path says."""
-        return None
-
-    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
-        """The fast path's derivation of a deal (parsed JSON) that leaves dealt cards out: a
-        Completion whose `deal` is the JSON deal with the groups written in, exactly as `derive`
-        and `complete` give them; None when not sure (the full derivation then runs). Only a
-        guess of who played what: `quick.clean_replays` proves it by the fast path's replay of
-        the completed deal, and the full replay (`engine.replay_deal`) by its own, in which every
-        card must be held by the seat the rules make play it (else `derive` runs)."""
-        return None
-
-    def quick_unplayed(
-        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
-    ) -> QuickDeal | None:
-        """The fast path of a deal (parsed JSON) that leaves its dealt cards out and plays none
-        (everybody passed): its QuickDeal with the completion `derive` gives it, when the full
-        replay of that completion would report nothing but what it leaves unchecked; None when not
-        sure (the full derivation and replay then run). None is what a game without one says."""
+        `start` gets them. A deal whose record leaves dealt cards out comes here completed, as
+        `derive` completes it and the model writes it. None whenever that is not certain, so that
+        the full replay explains it; None is always safe, and is what a game without a fast path
+        says."""
         return None
 
     def as_written(self, table: Table, deal: dict[str, Any], state: StateT, calls: list[Action]) -> bool:

@@ -7,7 +7,6 @@ anything else, so that the full path reads it and explains it. See `recordkit.qu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
 
@@ -21,8 +20,6 @@ ReadTrick = tuple[list[int], int | None, int | None]
 TRICK_KEYS = frozenset({"cards", "leader", "winner", "comment", "time"})
 CALL_KEYS = frozenset({"call", "seat", "comment", "time"})
 MAX_SEAT = 7
-HAND_PATHS = tuple(f"hands[{seat}]" for seat in range(MAX_SEAT + 1))
-"""The path of each seat's hand, as `Completion.derived` names a derived one."""
 _ONE = 1
 
 
@@ -118,35 +115,3 @@ def call(entry: Any) -> tuple[str, int | None] | None:
     if type(name) is not str or not seat_or_none(seat):
         return None
     return name, seat
-
-
-def passed_without_groups(
-    deal: dict[str, Any], keys: frozenset[str], groups: frozenset[str], players: int
-) -> bool:
-    """Whether a deal (parsed JSON) may be one everybody passed, written as a magazine prints it:
-    only the deal's `keys`, none of its dealt `groups`, played with no tricks, a dealer seat, and a
-    result (if any) of the scores alone; the fast paths of such deals (`quick_unplayed`) start here."""
-    dealer, result = deal.get("dealer"), deal.get("result", {})
-    return (
-        keys.issuperset(deal)
-        and not deal.keys() & groups
-        and deal.get("status", "played") == "played"
-        and deal.get("tricks", []) == []
-        and type(dealer) is int
-        and 0 <= dealer < players
-        and type(result) is dict
-        and result.keys() <= {"scores"}
-        and notes_ok(deal)
-    )
-
-
-def byte_texts(codes: Sequence[str]) -> list[list[str]]:
-    """For each eight cards of a deck (ids 8k to 8k+7), the text of each of their 256 subsets, in
-    id order: a group of cards written fast from its bitmask, a byte at a time."""
-    return [
-        [
-            " ".join(codes[card] for card in range(start, min(start + 8, len(codes))) if byte >> card % 8 & 1)
-            for byte in range(256)
-        ]
-        for start in range(0, len(codes), 8)
-    ]

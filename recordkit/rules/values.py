@@ -1,9 +1,8 @@
 """The values a deal's replay is made of: actions, turns, tricks, the table, what a derived deal's
-completion holds, and the fast path's replayed deal (`QuickDeal`, `Deferred`, `Seated`)."""
+completion holds, and the fast path's replayed deal (`QuickDeal`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -125,79 +124,6 @@ class Completion:
     played_twice: dict[str, list[int]] = field(default_factory=dict)
     """Each card the tricks hold more than once, with the numbers of its tricks (set by
     `recordkit.derive`), for the message of the duplicate it puts in the derived hands."""
-    read: tuple[list[int], list[list[int]]] | None = None
-    """A fast derivation's reading of the completed deal's cards, which its text says exactly: the
-    dealt groups as bitmasks (in the order the game's `quick_deal` reads them) and each trick's
-    card ids, so that the fast replay need not read them back; None when not given."""
-
-    @property
-    def sketch(self) -> Any:
-        """The completed deal as the fast replay reads it: `deal`, but for a `Deferred` completion
-        without the derived groups' texts, which `read` makes needless."""
-        return self.deal
-
-
-class Deferred(Completion):
-    """A fast derivation's completion whose derived groups' texts are written into `deal` only
-    when it is first read (by a conversion, a viewer, a comparison): proving the deal needs only
-    `read`, so a validation writes no text. `texts` writes them into the deal's JSON."""
-
-    __slots__ = ("_deal", "_texts")
-
-    def __init__(
-        self,
-        sketch: dict[str, Any],
-        texts: Callable[[dict[str, Any]], None],
-        derived: list[str],
-        unchecked: dict[tuple[str, int | None], str],
-        read: tuple[list[int], list[list[int]]],
-    ) -> None:
-        self._deal: dict[str, Any] = sketch
-        self._texts: Callable[[dict[str, Any]], None] | None = texts
-        self.derived, self.unchecked, self.played_twice, self.read = derived, unchecked, {}, read
-
-    @property
-    def deal(self) -> Any:
-        """The completed deal's JSON, its derived texts written in on first reading."""
-        if self._texts is not None:
-            self._texts(self._deal)
-            self._texts = None
-        return self._deal
-
-    @deal.setter
-    def deal(self, value: Any) -> None:
-        self._deal, self._texts = value, None
-
-    @property
-    def sketch(self) -> Any:
-        return self._deal
-
-
-def write_groups(
-    spell: Callable[[int], str], other: str, groups: list[tuple[int | None, int]], deal: dict[str, Any]
-) -> None:
-    """Write the texts of a fast derivation's groups into a deal's JSON (the `texts` of a
-    `Deferred`): each (seat, cards as a bitmask) into its hand, (None, cards) into the game's
-    other dealt group `other` (the dog, the kitty); `spell` writes a bitmask as the game's codes."""
-    for seat, mask in groups:
-        if seat is None:
-            deal[other] = spell(mask)
-        else:
-            deal["hands"][seat] = spell(mask)
-
-
-class Seated(Deferred):
-    """A fast derivation's completion with the place of each trick's winning card (`winners`), as
-    the game's `winning_index` found it under `under` (what it reads besides the cards: the trump,
-    the suits and powers): the fast replay, reaching the same, settles the tricks with them
-    instead of finding them again. `steps`, when not None, are the actions before the play as
-    the fast replay would read them from the completed deal (seats as written), read once: the
-    replay that takes them writes on them and leaves None."""
-
-    __slots__ = ("steps", "under", "winners")
-    under: Any
-    winners: list[int]
-    steps: list[Action] | None
 
 
 class DealLike(Protocol):

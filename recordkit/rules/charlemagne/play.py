@@ -165,11 +165,10 @@ def close_trick(state: CharlemagneState, trick: PlayedTrick, number: int, action
     return check_winner(state.recorded, number, trick, deck, "charlemagne.trick.winner", action.path)
 
 
-def settle_trick(state: CharlemagneState, trick: PlayedTrick, index: int | None = None) -> None:
+def settle_trick(state: CharlemagneState, trick: PlayedTrick) -> None:
     """A complete trick goes to its winner, who leads next; the eighth ends the play (shared by the
-    full replay and the fast path, `charlemagne.quick`). `index`: the winning card's place, when
-    `winning_index` already found it under this deal's trump (the fast derivation's)."""
-    trick.winner = trick.seats[winning_index(state.ctx, trick.cards) if index is None else index]
+    full replay and the fast path, `charlemagne.quick`)."""
+    trick.winner = trick.seats[winning_index(state.ctx, trick.cards)]
     state.tricks.append(trick)
     state.current = None
     state.leader = trick.winner

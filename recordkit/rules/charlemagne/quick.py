@@ -23,7 +23,6 @@ from recordkit.rules.charlemagne.cards import (
     PLAYERS,
     SUIT_LETTERS,
     TRICKS,
-    Context,
 )
 from recordkit.rules.charlemagne.play import legal_mask, settle_trick, take_knock
 from recordkit.rules.charlemagne.state import DONE, PLAY, CharlemagneState, trick_seats
@@ -44,9 +43,6 @@ DEAL_KEYS = frozenset(
     | {"defender_card", "defender_discard", "tricks", "knocks", "claim", "status", "result", "totals"}
     | {"comment", "time"}
 )
-Winners = tuple[Context, list[int]]
-"""The place of each trick's winning card, as `play.winning_index` found it, and under which
-suits and powers (`CharlemagneState.ctx`)."""
 KNOCK_KEYS = frozenset({"seat", "trick", "after", "comment", "time"})
 CLAIM_KEYS = frozenset({"seat", "tricks", "comment", "time"})
 
@@ -68,22 +64,13 @@ Knocks = list[tuple[int, int, int, int]]
 """Knocks as (place in the play, trick, cards of it played before, seat), in the model's order."""
 
 
-def quick_deal(
-    table: Table,
-    deal: dict[str, Any],
-    turn: TurnOf,
-    read: tuple[list[int], list[list[int]]] | None = None,
-    winners: Winners | None = None,
-    steps: list[Action] | None = None,
-) -> QuickDeal | None:
+def quick_deal(table: Table, deal: dict[str, Any], turn: TurnOf) -> QuickDeal | None:
     """The deal's dealer, scores, final state and non-play actions if the full replay would find
     nothing in it; `turn` is the ruleset's, which gives an action written without a seat its seat,
-    as the engine does; `read` the fast derivation's reading of its cards (`Completion.read`),
-    `winners` the place of each trick's winning card it found, and under which suits and powers,
-    `steps` the actions before the play it read (`before_play_actions`)."""
-    state = _dealt(table, deal, read[0] if read is not None else None)
+    as the engine does."""
+    state = _dealt(table, deal)
     actions: list[Action] = []
-    if state is None or not _before_play(state, deal, turn, actions, steps):
+    if state is None or not _before_play(state, deal, turn, actions):
         return None
     tricks, knocks, claim = deal.get("tricks", []), deal.get("knocks"), deal.get("claim")
     if type(tricks) is not list:
@@ -91,9 +78,7 @@ def quick_deal(
     if state.phase == DONE:  # everybody passed: nothing is played, the next dealer deals
         if tricks or knocks not in (None, []) or claim is not None:
             return None
-    elif not _play_phase(
-        state, tricks, knocks, claim, actions, read[1] if read is not None else None, winners
-    ):
+    elif not _play_phase(state, tricks, knocks, claim, actions):
         return None
     if state.phase != DONE or not state.scorable or not state.checked:
         return None
@@ -102,10 +87,9 @@ def quick_deal(
     return QuickDeal(state.dealer, list(scoring.deal_scores(state)), state, actions)
 
 
-def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) -> CharlemagneState | None:
+def _dealt(table: Table, deal: dict[str, Any]) -> CharlemagneState | None:
     """The state after the deal: the right keys, a seat dealing, eight cards each, the kitty, each
-    card of the variant's deck once, and a deal that is played (not annulled nor abandoned);
-    `read`: the hands and kitty as bitmasks, read already."""
+    card of the variant's deck once, and a deal that is played (not annulled nor abandoned)."""
     if not DEAL_KEYS.issuperset(deal) or deal.get("status", "played") != "played":
         return None
     dealer, hands = deal.get("dealer"), deal.get("hands")
@@ -114,20 +98,13 @@ def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) ->
     if type(hands) is not list or len(hands) != PLAYERS:
         return None
     variant: str = table.options.variant
-    if read is not None:
-        sizes = [mask.bit_count() for mask in read]
-        if sizes != [HAND_SIZE] * PLAYERS + [KITTY_SIZE[variant] if "kitty" in deal else 0]:
-            return None
-        masks = list(read[:PLAYERS])
-        kitty = read[PLAYERS]
-    else:  # the hands and the kitty read in one pass
-        kitty_text = deal.get("kitty")
-        texts = hands if kitty_text is None else [*hands, kitty_text]
-        read_now = fastread.group_masks(CARD_BITS[variant], texts, GROUP_SIZES[variant][len(texts)])
-        if read_now is None:
-            return None
-        masks = read_now[:PLAYERS]
-        kitty = 0 if kitty_text is None else read_now[PLAYERS]
+    kitty_text = deal.get("kitty")
+    texts = hands if kitty_text is None else [*hands, kitty_text]
+    read = fastread.group_masks(CARD_BITS[variant], texts, GROUP_SIZES[variant][len(texts)])  # in one pass
+    if read is None:
+        return None
+    masks = read[:PLAYERS]
+    kitty = 0 if kitty_text is None else read[PLAYERS]
     union = kitty
     for mask in masks:
         union |= mask
@@ -136,17 +113,11 @@ def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) ->
     return CharlemagneState(table, variant, dealer, masks, masks[:], kitty)
 
 
-def _before_play(
-    state: CharlemagneState,
-    deal: dict[str, Any],
-    turn: TurnOf,
-    done: list[Action],
-    steps: list[Action] | None = None,
-) -> bool:
+def _before_play(state: CharlemagneState, deal: dict[str, Any], turn: TurnOf, done: list[Action]) -> bool:
     """The calls, the partner's card, the discard, the trump and the Maine defence, in the order the
     full replay takes them, each given its seat and put through `flow.advance` (which also reports
-    what they skip) as the engine does; kept in `done` (`steps`: them read already)."""
-    actions = before_play_actions(state.variant, deal) if steps is None else steps
+    what they skip) as the engine does; kept in `done`."""
+    actions = _before_play_actions(state.variant, deal)
     if actions is None:
         return False
     for action in actions:
@@ -159,18 +130,17 @@ def _before_play(
     return True
 
 
-def before_play_actions(variant: str, deal: dict[str, Any]) -> list[Action] | None:
+def _before_play_actions(variant: str, deal: dict[str, Any]) -> list[Action] | None:
     """The deal's calls, exchanges, trump and Maine defence as actions, in the order the full replay
     takes them; None when one is not written canonically."""
     actions = _calls(deal.get("auction", []), BID_VALUES[variant], "auction", "bid")
-    exchanges = exchange_actions(variant, deal)
+    exchanges = _exchange_actions(variant, deal)
     return None if actions is None or exchanges is None else actions + exchanges
 
 
-def exchange_actions(variant: str, deal: dict[str, Any]) -> list[Action] | None:
+def _exchange_actions(variant: str, deal: dict[str, Any]) -> list[Action] | None:
     """The steps after the auction (the partner's card, the discard, the trump, the Maine defence)
-    as actions in the order the full replay takes them; None when one is not written canonically
-    (shared with `quick_partial`)."""
+    as actions in the order the full replay takes them; None when one is not written canonically."""
     actions: list[Action] = []
     for kind in ("partner_card", "discard", "trump", "defence", "defender_card", "defender_discard"):
         more = _step(variant, deal.get(kind), kind)
@@ -214,19 +184,16 @@ def _play_phase(
     knocks: Any,
     claim: Any,
     done: list[Action],
-    read: list[list[int]] | None = None,
-    winners: Winners | None = None,
 ) -> bool:
     """Close the steps the contract skips (as the first card would), then play the tricks with the
     knocks at their places, then the claim if any; all of it must be clean. The knocks and the
-    claim are kept in `done`; `read`: each trick's cards, read already, and `winners` their
-    winning cards' places, found already."""
+    claim are kept in `done`."""
     if state.phase < PLAY and flow.close_phases(state, PLAY):
         return False
     if state.phase != PLAY:
         return False
     placed = _knocks(tricks, knocks, state.active_count())
-    if placed is None or not _play(state, tricks, placed, read, winners):
+    if placed is None or not _play(state, tricks, placed):
         return False
     done += [_knock(knock) for knock in placed]
     if claim is None:
@@ -283,35 +250,22 @@ def _claim(claim: Any) -> tuple[int, int] | None:
     return seat, tricks
 
 
-def _play(
-    state: CharlemagneState,
-    tricks: list[Any],
-    knocks: Knocks,
-    read: list[list[int]] | None = None,
-    winners: Winners | None = None,
-) -> bool:
+def _play(state: CharlemagneState, tricks: list[Any], knocks: Knocks) -> bool:
     """Every trick, card by card: one card from each player in the play, held and legal; then who
-    won it, and the leader and winner the record states, if any. Knocks go in at their places
-    (`read`: each trick's cards, read already; `winners`: the places of their winning cards,
-    taken when found under the deal's own suits and powers)."""
+    won it, and the leader and winner the record states, if any. Knocks go in at their places."""
     size = state.active_count()
     if len(tricks) > TRICKS:
         return False
-    written = (  # tricks written as strings: read in one pass, unless the derivation read them
-        fastread.tricks(CARD_IDS[state.variant], tricks, size)
-        if read is None
-        else [(cards, None, None) for cards in read if len(cards) == size]
-    )
+    written = fastread.tricks(CARD_IDS[state.variant], tricks, size)  # plain strings: in one pass
     if written is None or len(written) != len(tricks):
         return False
     ctx = state.ctx
-    found = winners[1] if winners is not None and winners[0] is ctx else [None] * len(written)
     hands = state.hands
     orders = trick_seats(state.out)
     places = [knock[0] for knock in knocks] + [-1]  # -1: no knock left
     done = played = 0
     leader = state.leader
-    for (cards, stated_leader, stated_winner), index in zip(written, found, strict=True):
+    for cards, stated_leader, stated_winner in written:
         if stated_leader not in (None, leader):
             return False
         order = orders[leader]
@@ -328,7 +282,7 @@ def _play(
             hands[seat] = hand ^ (1 << card)
             so_far.append(card)
             played += 1
-        settle_trick(state, trick, index)
+        settle_trick(state, trick)
         winner = trick.winner
         if winner is None or stated_winner not in (None, winner):
             return False

@@ -22,7 +22,6 @@ from recordkit.rules.charlemagne import (
     partial,
     play,
     quick,
-    quick_partial,
     scoring,
     sheet,
     transcript,
@@ -47,7 +46,7 @@ from recordkit.rules.charlemagne.state import (
     CharlemagneState,
     Phase,
 )
-from recordkit.rules.values import Action, Completion, DealSummary, QuickDeal, Seated, Table, Turn
+from recordkit.rules.values import Action, Completion, DealSummary, QuickDeal, Table, Turn
 from recordkit.rules.violations import at, card_list, deck_integrity, incomplete, size_check
 
 if TYPE_CHECKING:
@@ -265,22 +264,10 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
     quick_result_fields: ClassVar[frozenset[str]] = frozenset({"tricks"})
 
     def quick_deal(
-        self,
-        table: Table,
-        deal: dict[str, Any],
-        before: Sequence[int | float],
-        completion: Completion | None = None,
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
     ) -> QuickDeal | None:
-        """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`); a deal the
-        fast derivation completed comes with its reading of the cards, its tricks' winners and its
-        actions before the play."""
-        if completion is None:
-            return quick.quick_deal(table, deal, self.turn)
-        if isinstance(completion, Seated):
-            winners = (completion.under, completion.winners)
-            steps, completion.steps = completion.steps, None  # the replay writes their seats: handed once
-            return quick.quick_deal(table, deal, self.turn, completion.read, winners, steps)
-        return quick.quick_deal(table, deal, self.turn, completion.read)
+        """The fast path: a clean deal straight from parsed JSON (see `quick.quick_deal`)."""
+        return quick.quick_deal(table, deal, self.turn)
 
     # --- partial records (spec/rules/charlemagne.md §8) ----------------------------------------
 
@@ -297,17 +284,6 @@ class Charlemagne(Ruleset[CharlemagneOptions, CharlemagneDeal, CharlemagneState]
     ) -> Completion:
         """The hands, kitty and discards left out, from the play and the exchanges (see `partial`)."""
         return partial.complete(table, deal, played, state)
-
-    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
-        """The fast path's derivation of a deal left without its hands or kitty, straight from JSON
-        (see `quick_partial.quick_completed`)."""
-        return quick_partial.quick_completed(table, deal)
-
-    def quick_unplayed(
-        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
-    ) -> QuickDeal | None:
-        """The fast path of a passed deal left without its hands and kitty (`quick_partial.unplayed`)."""
-        return quick_partial.unplayed(table, deal, self.turn, self.score)
 
     def forget(self, table: Table, deal: CharlemagneDeal) -> CharlemagneDeal:
         """The deal without its hands and kitty."""

@@ -64,7 +64,7 @@ def next_seats(out: int) -> tuple[int, ...]:
 @cache
 def trick_seats(out: int) -> tuple[tuple[int, ...], ...]:
     """The seats of a trick in the order of play, by its leader, when the seats of the bitmask
-    `out` sit out (for the fast paths, which seat a whole trick at once)."""
+    `out` sit out (for the fast path, which seats a whole trick at once)."""
     after = next_seats(out)
     size = PLAYERS - out.bit_count()
     orders = []

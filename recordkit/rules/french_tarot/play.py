@@ -199,8 +199,8 @@ def play_card(state: TarotState, action: Action) -> list[Violation]:
 
 def winning_index(trick: Sequence[int]) -> int:
     """The position of the card that wins a trick by rank (`RANK_KEYS` under the suit led): what
-    `play_trick` finds taking no card, without its hand checks, for the fast derivation, which
-    seats every trick by its winner (a property test holds the two together)."""
+    `play_trick` finds taking no card, without its hand checks, for the full replay's winner and
+    the players (a property test holds the two together)."""
     led = trick[0] if trick[0] != EXCUSE or len(trick) == 1 else trick[1]  # `suit_setter`, or the Excuse
     keys = RANK_KEYS[SUITS[led]]  # (the Excuse's suit: none led yet)
     best = 0

@@ -53,12 +53,9 @@ SEAT_ORDERS = {n: tuple(tuple((leader + i) % n for i in range(n)) for leader in 
 MISERE_KINDS = ("trumps", "honours")
 
 
-def quick_deal(
-    table: Table, deal: dict[str, Any], read: tuple[list[int], list[list[int]]] | None = None
-) -> QuickDeal | None:
-    """The deal's dealer, scores and final state if the full replay would find nothing in it;
-    `read` is the fast derivation's reading of its cards (`Completion.read`), not read again."""
-    state = _dealt(table, deal, read[0] if read is not None else None)
+def quick_deal(table: Table, deal: dict[str, Any]) -> QuickDeal | None:
+    """The deal's dealer, scores and final state if the full replay would find nothing in it."""
+    state = _dealt(table, deal)
     if state is None:
         return None
     actions: list[Action] = []
@@ -71,9 +68,7 @@ def quick_deal(
     if state.phase == Phase.DONE:  # annulled, or everybody passed: the cards are dealt again
         if tricks != [] or deal.get("announcements", []) != []:
             return None
-    elif not _announcements(state, deal.get("announcements", []), actions) or not _play(
-        state, tricks, read[1] if read is not None else None
-    ):
+    elif not _announcements(state, deal.get("announcements", []), actions) or not _play(state, tricks):
         return None
     settle(state)  # the count once, for the score, the points check and the archive's summary
     result = deal.get("result")
@@ -85,9 +80,8 @@ def quick_deal(
     return QuickDeal(state.dealer, deal_scores(state), state, actions)
 
 
-def _dealt(table: Table, deal: dict[str, Any], masks: list[int] | None = None) -> TarotState | None:
-    """The state after the deal: the right keys, sizes and cards, all 78 once, no Petit sec
-    (`masks`: the hands and dog as read already)."""
+def _dealt(table: Table, deal: dict[str, Any]) -> TarotState | None:
+    """The state after the deal: the right keys, sizes and cards, all 78 once, no Petit sec."""
     status = deal.get("status", "played")
     if not DEAL_KEYS.issuperset(deal) or status not in ("played", "annulled"):
         return None
@@ -98,11 +92,7 @@ def _dealt(table: Table, deal: dict[str, Any], masks: list[int] | None = None) -
     hands = deal.get("hands")
     if type(dealer) is not int or not 0 <= dealer < n or type(hands) is not list or len(hands) != n:
         return None
-    sizes = [HAND_SIZES[n]] * n + [DOG_SIZES[n]]
-    if masks is None:
-        masks = fastread.group_masks(CARD_BITS, [*hands, deal.get("dog")], sizes)
-    elif [mask.bit_count() for mask in masks] != sizes:
-        return None
+    masks = fastread.group_masks(CARD_BITS, [*hands, deal.get("dog")], [HAND_SIZES[n]] * n + [DOG_SIZES[n]])
     if masks is None or reduce(or_, masks) != FULL_DECK:
         return None
     dealt, dog = masks[:n], masks[n]
@@ -199,17 +189,13 @@ def _announcement(note: Any) -> tuple[object, ...] | None:
     return ("poignee", note["level"], tuple(cards))
 
 
-def _play(state: TarotState, tricks: Any, read: list[list[int]] | None = None) -> bool:
+def _play(state: TarotState, tricks: Any) -> bool:
     """Every trick: each card held and legal (the first-lead ban too), then who won it, and the
-    leader and winner the record states, if any (`read`: each trick's cards as read already)."""
+    leader and winner the record states, if any."""
     count = state.tricks_per_deal
     if type(tricks) is not list or len(tricks) != count:
         return False
-    written = (
-        fastread.tricks(CARD_IDS, tricks, state.players)
-        if read is None
-        else [(trick, None, None) for trick in read]
-    )
+    written = fastread.tricks(CARD_IDS, tricks, state.players)
     if written is None:
         return False
     leader = state.first_leader()

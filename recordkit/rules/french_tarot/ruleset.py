@@ -20,7 +20,6 @@ from recordkit.rules.french_tarot import (
     partial,
     play,
     quick,
-    quick_partial,
     shares,
     sheet,
 )
@@ -460,23 +459,9 @@ class FrenchTarot(Ruleset[TarotOptions, TarotDeal, TarotState]):
         return deal_scores(state) if state.scorable else None
 
     def quick_deal(
-        self,
-        table: Table,
-        deal: dict[str, Any],
-        before: Sequence[int | float],
-        completion: Completion | None = None,
-    ) -> QuickDeal | None:
-        return quick.quick_deal(table, deal, completion.read if completion is not None else None)
-
-    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
-        """The fast derivation of a played-out deal left partial (`quick_partial.completed`)."""
-        return quick_partial.completed(table, deal)
-
-    def quick_unplayed(
         self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
     ) -> QuickDeal | None:
-        """The fast path of a passed deal left without its hands and dog (`quick_partial.unplayed`)."""
-        return quick_partial.unplayed(table, deal, self.score)
+        return quick.quick_deal(table, deal)
 
     def next_dealer(self, table: Table, dealer: int, previous: TarotState | None = None) -> int:
         return (dealer + 1) % table.players

@@ -136,13 +136,11 @@ def not_held(state: JoffreState, seat: int, card: int) -> Violation:
     return base_not_held(state.cards.deck, seat, card, why, "joffre.play.held")
 
 
-def settle_trick(state: JoffreState, trick: PlayedTrick, index: int | None = None) -> int:
+def settle_trick(state: JoffreState, trick: PlayedTrick) -> int:
     """joffre.trick.winner / joffre.trick.count: decide a full trick, pass the lead to its winner and
     end the deal after the last trick; the index of the winning card (the replay and the fast path
-    share it). `index`: the winning card's place, when `winning_index` already found it under the
-    deal's trump (the fast derivation's)."""
-    if index is None:
-        index = winning_index(state.cards, NO_TRUMP if state.trump is None else state.trump, trick.cards)
+    share it)."""
+    index = winning_index(state.cards, NO_TRUMP if state.trump is None else state.trump, trick.cards)
     trick.winner = trick.seats[index]
     state.tricks.append(trick)
     state.current = None

@@ -60,18 +60,10 @@ def play_orders(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((leader + step) % players for step in range(players)) for leader in range(players))
 
 
-def quick_deal(
-    table: Table,
-    deal: dict[str, Any],
-    before: Sequence[int | float],
-    read: tuple[list[int], list[list[int]]] | None = None,
-    winners: tuple[int | None, list[int]] | None = None,
-) -> QuickDeal | None:
+def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
-    `before`, the running totals before the deal, is what the Kaiser cap looks at, as in `start`;
-    `read`, the fast derivation's reading of its cards (`Completion.read`), is not read again, nor
-    are its tricks' winners (`winners`: the trump they were found under, each winning card's place)."""
-    state = _dealt(table, deal, read[0] if read is not None else None)
+    `before`, the running totals before the deal, is what the Kaiser cap looks at, as in `start`."""
+    state = _dealt(table, deal)
     actions: list[Action] = []
     if state is None or not _auction(state, deal.get("auction", []), actions):
         return None
@@ -79,16 +71,15 @@ def quick_deal(
     if state.phase == Phase.DONE:  # everybody passed: the cards are thrown in
         if tricks != []:
             return None
-    elif not _play(state, tricks, read[1] if read is not None else None, winners):
+    elif not _play(state, tricks):
         return None
     state.before = list(before)
     return QuickDeal(state.dealer, deal_scores(state), state, actions)
 
 
-def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) -> JoffreState | None:
+def _dealt(table: Table, deal: dict[str, Any]) -> JoffreState | None:
     """The state after the deal: the right keys, a seat dealing, every hand of the right size,
-    the whole deck once, a played deal, a trump written canonically if at all (`read`: the hands
-    as bitmasks, read already)."""
+    the whole deck once, a played deal, a trump written canonically if at all."""
     if not DEAL_KEYS.issuperset(deal) or deal.get("status", "played") != "played":
         return None
     if not fastread.notes_ok(deal):
@@ -101,11 +92,7 @@ def _dealt(table: Table, deal: dict[str, Any], read: list[int] | None = None) ->
         return None
     cards = cards_for(n)
     bits = card_bits(n)
-    masks = (
-        [fastread.group_mask(bits, hand, cards.hand_size) for hand in hands]
-        if read is None
-        else [mask if mask.bit_count() == cards.hand_size else None for mask in read]
-    )
+    masks = [fastread.group_mask(bits, hand, cards.hand_size) for hand in hands]
     union = 0
     for mask in masks:
         if mask is None:
@@ -135,35 +122,24 @@ def _auction(state: JoffreState, written: Any, actions: list[Action]) -> bool:
     return state.phase != Phase.AUCTION
 
 
-def _play(
-    state: JoffreState,
-    tricks: Any,
-    read: list[list[int]] | None = None,
-    winners: tuple[int | None, list[int]] | None = None,
-) -> bool:
+def _play(state: JoffreState, tricks: Any) -> bool:
     """Every trick, card by card: held and following the nation led, the bidder's first card
-    setting the trump; then who won it, and the leader and winner the record states, if any
-    (`read`: each trick's cards, read already; `winners`: their winning cards' places, taken
-    when found under the trump this replay sets)."""
+    setting the trump; then who won it, and the leader and winner the record states, if any."""
     n = state.players
     cards = state.cards
     if type(tricks) is not list or len(tricks) != cards.hand_size:
         return False
-    written = fastread.tricks(card_ids(n), tricks, n) if read is None else [(t, None, None) for t in read]
+    written = fastread.tricks(card_ids(n), tricks, n)
     if written is None:
         return False
     orders = play_orders(n)
     hands = state.hands
-    found: Sequence[int | None] = [None] * len(written)
-    for number, (played, stated_leader, stated_winner) in enumerate(written):
+    for played, stated_leader, stated_winner in written:
         leader = state.leader
         if stated_leader not in (None, leader):
             return False
-        if not state.tricks:
-            if set_trump(state, played[0], Action("play", played[0], path="tricks[0]")):
-                return False
-            if winners is not None and winners[0] == state.trump and len(winners[1]) == len(written):
-                found = winners[1]
+        if not state.tricks and set_trump(state, played[0], Action("play", played[0], path="tricks[0]")):
+            return False
         seats = orders[leader]
         led = played[:1]  # all `legal_mask` reads of the trick so far, once a card is led
         for position, seat in enumerate(seats):
@@ -173,7 +149,7 @@ def _play(
                 return False
             hands[seat] = hand ^ (1 << card)
         trick = PlayedTrick(leader, played, list(seats))
-        settle_trick(state, trick, found[number])
+        settle_trick(state, trick)
         if stated_winner not in (None, trick.winner):
             return False
     return state.phase == Phase.DONE

@@ -14,7 +14,7 @@ from recordkit.cards import ids_of
 from recordkit.diagnostics import Violation
 from recordkit.model import Call, trick_claims
 from recordkit.rules.base import Ruleset, add_card, dealt_hands, scores_as_written
-from recordkit.rules.joffre import auction, ending, partial, play, quick, quick_partial, sheet
+from recordkit.rules.joffre import auction, ending, partial, play, quick, sheet
 from recordkit.rules.joffre.cards import NO_TRUMP, cards_for, trick_value
 from recordkit.rules.joffre.deal import check_deal, compile_deal, hand_ids, totals_before
 from recordkit.rules.joffre.options import JoffreOptions
@@ -28,7 +28,6 @@ from recordkit.rules.values import (
     DealSummary,
     PlayedTrick,
     QuickDeal,
-    Seated,
     Table,
     Turn,
 )
@@ -216,21 +215,10 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
         return problems + sheet.cap_unknown(state.table.options, state.before, state.bidder)
 
     def quick_deal(
-        self,
-        table: Table,
-        deal: dict[str, Any],
-        before: Sequence[int | float],
-        completion: Completion | None = None,
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
     ) -> QuickDeal | None:
-        """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`); a deal the
-        fast derivation completed comes with its reading of the cards and its tricks' winners."""
-        if completion is None:
-            return quick.quick_deal(table, deal, before)
-        if isinstance(completion, Seated):
-            return quick.quick_deal(
-                table, deal, before, completion.read, (completion.under, completion.winners)
-            )
-        return quick.quick_deal(table, deal, before, completion.read)
+        """The fast path: a clean deal proven so straight from its JSON (`joffre.quick`)."""
+        return quick.quick_deal(table, deal, before)
 
     # --- partial records (spec/rules/joffre.md, "Partial records") ----------------------------
 
@@ -241,11 +229,6 @@ class Joffre(Ruleset[JoffreOptions, JoffreDeal, JoffreState]):
     ) -> Completion:
         """joffre.partial.*: each unknown hand is the cards its seat played."""
         return partial.complete(table, deal, played)
-
-    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
-        """joffre.partial.tricks-only on the fast path: the hands a played-out deal leaves out,
-        from its JSON (`joffre.quick_partial`)."""
-        return quick_partial.quick_completed(table, deal)
 
     def is_sheet(self, deal: JoffreDeal) -> bool:
         """joffre.sheet: a deal that is only its line on the score sheet."""

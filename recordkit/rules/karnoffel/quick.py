@@ -10,9 +10,7 @@ abandoned or annulled deals) or finds wrong returns None, and the full replay sa
 A deal's windows are one of few word sequences, so their outcome (the state's fields the handlers
 set, each word's seat, the stage) is worked out once per sequence, dealer and options
 (`windows_of`) and the words are taken again, with the scores before the deal, only when the
-going-out cap could bite (`proposals.reachable_side` of the highest value the raises allow). A
-deal the fast derivation completed (`quick_partial`) comes with its cards read and its tricks
-played (`Completion.read`, `quick_partial.Replayed`): only who held what is left to prove.
+going-out cap could bite (`proposals.reachable_side` of the highest value the raises allow).
 """
 
 from __future__ import annotations
@@ -52,9 +50,6 @@ SEAT_ORDERS = {n: [[(leader + i) % n for i in range(n)] for leader in range(n)] 
 """The seats in play order from each leader, by the number of players."""
 Words = list[list[tuple[str, int | None]]]
 """The proposal windows as read: each word's canonical name and the seat the record writes."""
-Read = tuple[list[int], list[list[int]]]
-"""A fast derivation's reading of a deal's cards (`Completion.read`): the face-down hands as
-bitmasks, each trick's card ids."""
 WINDOW_FIELDS = (
     "phase",
     "window",
@@ -96,35 +91,20 @@ PROPOSED: dict[tuple[Any, ...], Proposed | None] = {}
 the handlers' outcome depends on nothing else while the cap cannot bite."""
 
 
-def quick_deal(
-    table: Table,
-    deal: dict[str, Any],
-    before: Sequence[int | float],
-    unsized: frozenset[int] = frozenset(),
-    read: Read | None = None,
-    play: KarnoffelState | None = None,
-    played: Sequence[int] = (),
-    proposed: Proposed | None = None,
-    faceup: list[int] | None = None,
-) -> QuickDeal | None:
+def quick_deal(table: Table, deal: dict[str, Any], before: Sequence[int | float]) -> QuickDeal | None:
     """The deal's dealer, scores and final state if the full replay would find nothing in it;
     `before`, the running totals before the deal, is what the going-out cap looks at; a deal the
     fast path accepts has totals that follow from them, so its own line (what `start` reads first)
-    says the same. The seats in `unsized` (a derived deal's, holding only the cards they played)
-    are not sized; `read` is the fast derivation's reading of the deal's cards, not read again,
-    and `play` its state after the tricks (`end_trick` of each), whose tricks are not played again,
-    with `played`, each seat's cards in them as a bitmask; `proposed` and `faceup` what it found
-    the windows do (`windows_of`) and the face-up cards' ids, not read again."""
+    says the same."""
     n = table.players
     dealer = deal.get("dealer")
     if type(dealer) is not int or not 0 <= dealer < n:
         return None
     written = deal.get("proposals", [])
-    if proposed is None:
-        proposed = windows_of(table, dealer, written)
-    if proposed is None or (read is None and deal.get("hands") is None and FACE_DOWN[proposed.stage]):
+    proposed = windows_of(table, dealer, written)
+    if proposed is None or (deal.get("hands") is None and FACE_DOWN[proposed.stage]):
         return None  # (hands left out: the derivation's)
-    state = _dealt(table, deal, proposed.stage, unsized, read, faceup)
+    state = _dealt(table, deal, proposed.stage)
     if state is None:
         return None
     state.before = sides = sides_before([int(total) for total in before], n)
@@ -144,12 +124,7 @@ def quick_deal(
     if state.phase == Phase.DONE:  # a surrender ended the deal: nothing is played
         if tricks != []:
             return None
-    elif play is not None:
-        if not _held(state, play, played):
-            return None
-    elif not _play(
-        state, _tricks(state, tricks) if read is None else [(cards, None, None) for cards in read[1]]
-    ):
+    elif not _play(state, _tricks(state, tricks)):
         return None
     return QuickDeal(state.dealer, [*deal_scores(state)], state, actions)
 
@@ -230,17 +205,9 @@ def _windows(written: Any) -> Words | None:
     return windows
 
 
-def _dealt(
-    table: Table,
-    deal: dict[str, Any],
-    stage: int,
-    unsized: frozenset[int],
-    read: Read | None,
-    faceup: list[int] | None = None,
-) -> KarnoffelState | None:
+def _dealt(table: Table, deal: dict[str, Any], stage: int) -> KarnoffelState | None:
     """The state after the staged deal: the right keys, a played deal, the rounds' sizes for where
-    the windows stopped it (`stage`), every card at most once, the chosen suit as stated
-    (`faceup`: the face-up cards' ids, read already)."""
+    the windows stopped it (`stage`), every card at most once, the chosen suit as stated."""
     if (
         not DEAL_KEYS.issuperset(deal)
         or deal.get("status", "played") != "played"
@@ -252,20 +219,15 @@ def _dealt(
     if stated is not None and stated not in SUIT_LETTERS:
         return None
     deck = table.options.deck
-    if faceup is None:
-        faceup = fastread.card_ids(CARD_IDS[deck], deal.get("faceup"))
+    faceup = fastread.card_ids(CARD_IDS[deck], deal.get("faceup"))
     if faceup is None:
         return None
-    if read is not None:  # the derivation's reading: no code written twice
-        masks = read[0][:]
-        sizes = [mask.bit_count() for mask in masks]
-    else:
-        hands = deal.get("hands", [])
-        downs = _hands(CARD_BITS[deck], hands, bool(unsized)) if type(hands) is list else None
-        if downs is None:
-            return None
-        masks, sizes = downs
-    if faceup_size(faceup, n, stage, "played") or _sizes_off(sizes, n, stage, unsized):
+    hands = deal.get("hands", [])
+    downs = _hands(CARD_BITS[deck], hands) if type(hands) is list else None
+    if downs is None:
+        return None
+    masks, sizes = downs
+    if faceup_size(faceup, n, stage, "played") or hand_sizes(sizes, n, stage, "played"):
         return None
     state, choosing = state_of_hands(table, deal["dealer"], faceup, (masks + [0] * n)[:n], stage, "played")
     union = 0
@@ -276,29 +238,17 @@ def _dealt(
     return state
 
 
-def _sizes_off(sizes: list[int], n: int, stage: int, unsized: frozenset[int]) -> bool:
-    """Whether `hand_sizes` finds a hand of the wrong size; the seats in `unsized` (a derived deal's
-    seats that did not play all their cards) left out, as the full derivation leaves them unchecked."""
-    if not unsized:
-        return bool(hand_sizes(sizes, n, stage, "played"))
-    sized = [size for seat, size in enumerate(sizes) if seat not in unsized]
-    return len(sizes) != n or bool(hand_sizes(sized, len(sized), stage, "played"))
-
-
-def _hands(
-    bits: fastread.CardBits, texts: list[Any], empty: bool = False
-) -> tuple[list[int], list[int]] | None:
+def _hands(bits: fastread.CardBits, texts: list[Any]) -> tuple[list[int], list[int]] | None:
     """Each seat's face-down cards as a bitmask, with the number of codes written, each group in
-    canonical codes; `empty`: a group may be "" (a derived hand whose seat played nothing). A
-    card written twice carries into another bit, so that the dealt cards' union then has fewer
-    bits than codes (which `_dealt` checks)."""
+    canonical codes. A card written twice carries into another bit, so that the dealt cards'
+    union then has fewer bits than codes (which `_dealt` checks)."""
     masks = []
     sizes = []
     try:  # a stray space reads as an empty code, which no deck has
         for text in texts:
             if type(text) is not str:
                 return None
-            codes = [] if empty and text == "" else text.split(" ")
+            codes = text.split(" ")
             masks.append(sum(map(bits.__getitem__, codes)))
             sizes.append(len(codes))
     except KeyError:
@@ -351,23 +301,3 @@ def _play(state: KarnoffelState, written: list[fastread.ReadTrick] | None) -> bo
         if stated_winner is not None and stated_winner != trick.winner:
             return False
     return state.phase == Phase.DONE
-
-
-def _held(state: KarnoffelState, play: KarnoffelState, played: Sequence[int]) -> bool:
-    """The tricks as the fast derivation played them (`play`: its state after `end_trick` of each,
-    from the same first leader under the same chosen suit, each trick before the end) on the
-    deal's hands: the Devil not opening the play, each card held by the seat that played it (a
-    seat's cards at once, `played`: no card is played twice, and hands only lose cards in play);
-    then the deal's tricks, winners and end are the derivation's."""
-    tricks = play.tricks
-    if not tricks or not playable(state, state.leader) >> tricks[0].cards[0] & 1:
-        return False
-    hands = state.hands
-    for seat, cards in enumerate(played):
-        hand = hands[seat]
-        if hand & cards != cards:
-            return False
-        hands[seat] = hand ^ cards
-    state.tricks, state.won, state.decided = tricks, play.won, play.decided
-    state.leader, state.phase = play.leader, play.phase
-    return state.phase == Phase.DONE and tricks[0].leader == state.forehand

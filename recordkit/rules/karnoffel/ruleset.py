@@ -14,7 +14,7 @@ from recordkit.cards import KARNOFFEL_SUITS
 from recordkit.diagnostics import Violation
 from recordkit.model import trick_codes
 from recordkit.rules.base import Ruleset, add_card, dealt_hands, scores_as_written
-from recordkit.rules.karnoffel import build, partial, proposals, quick, quick_partial, sheet
+from recordkit.rules.karnoffel import build, partial, proposals, quick, sheet
 from recordkit.rules.karnoffel.cards import POWER_RANKS, cards_of, side_of
 from recordkit.rules.karnoffel.deal import (
     dealt_state,
@@ -233,11 +233,6 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         """The hands and face-up cards from the play, and what the unplayed cards leave unchecked."""
         return partial.complete(self, table, deal, played, state)
 
-    def quick_completed(self, table: Table, deal: dict[str, Any]) -> Completion | None:
-        """The fast derivation (`recordkit.rules.karnoffel.quick_partial`): the hands left out
-        completed from the play's JSON, as `complete` writes them; None when not sure."""
-        return quick_partial.quick_completed(table, deal)
-
     def forget(self, table: Table, deal: KarnoffelDeal) -> KarnoffelDeal:
         """The deal without its face-down hands, as a magazine prints it."""
         return partial.forget(deal)
@@ -261,33 +256,10 @@ class Karnoffel(Ruleset[KarnoffelOptions, KarnoffelDeal, KarnoffelState]):
         return sheet.sheet_of(deal, state)
 
     def quick_deal(
-        self,
-        table: Table,
-        deal: dict[str, Any],
-        before: Sequence[int | float],
-        completion: Completion | None = None,
+        self, table: Table, deal: dict[str, Any], before: Sequence[int | float]
     ) -> QuickDeal | None:
-        """The fast path (`recordkit.rules.karnoffel.quick`): a clean deal proven so from its JSON;
-        for a deal the fast derivation completed, the seats whose hand sizes it leaves unchecked
-        (they hold only the cards they played) are not sized, and its reading of the cards, of the
-        windows and its play (`quick_partial.Replayed`) are not done again."""
-        if completion is None:  # a deal as recorded: every seat sized
-            return quick.quick_deal(table, deal, before)
-        unchecked = completion.unchecked
-        unsized = frozenset(seat for code, seat in unchecked if code == "DEAL-HAND-SIZE" and seat is not None)
-        if isinstance(completion, quick_partial.Replayed):
-            return quick.quick_deal(
-                table,
-                deal,
-                before,
-                unsized,
-                completion.read,
-                completion.play,
-                completion.played,
-                completion.proposed,
-                completion.faceup,
-            )
-        return quick.quick_deal(table, deal, before, unsized, completion.read)
+        """The fast path (`recordkit.rules.karnoffel.quick`): a clean deal proven so from its JSON."""
+        return quick.quick_deal(table, deal, before)
 
     def next_dealer(self, table: Table, dealer: int, previous: KarnoffelState | None = None) -> int:
         """karnoffel.deal.rotation: the forehand deals next; after a surrender, as the option says."""

@@ -10,7 +10,7 @@ totals and dealer rotation checked against the scores a check computed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -68,6 +68,11 @@ class Proof:
         with_notes = np.isin(game_ids, deal_game_ids[self.noted != 0])
         clean: Bools = self.games & ~with_notes
         return clean
+
+
+def deals_of(arrays: Any, rows: Ints) -> Any:
+    """A frozen dataclass of arrays (one entry a deal, first axis) with the entries of `rows` only."""
+    return replace(arrays, **{part.name: getattr(arrays, part.name)[rows] for part in fields(arrays)})
 
 
 def proof_of(found: Bools | Proof, rows: ColumnRows) -> Proof:

@@ -18,7 +18,7 @@ tests/test_charlemagne_columnar_partial.py) hold it to the record path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -67,6 +67,7 @@ from recordkit.rules.columns import (
     Ints,
     Proof,
     codes,
+    deals_of,
     first_deals,
     ints,
     narrow_ints,
@@ -223,7 +224,8 @@ class Calls:
 
     def take(self, rows: Ints) -> Calls:
         """The calls of the deals `rows` only."""
-        return replace(self, **{field.name: getattr(self, field.name)[rows] for field in fields(self)})
+        taken: Calls = deals_of(self, rows)
+        return taken
 
 
 @dataclass(frozen=True)
@@ -243,7 +245,8 @@ class Way:
 
     def take(self, rows: Ints) -> Way:
         """The ways of the deals `rows` only."""
-        return replace(self, **{field.name: getattr(self, field.name)[rows] for field in fields(self)})
+        taken: Way = deals_of(self, rows)
+        return taken
 
 
 def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of: Ints) -> tuple[Bools, Ints]:

@@ -779,3 +779,19 @@ def test_tarot_partial_an_all_pass_deal_without_hands_still_scores_nothing() -> 
     assert found(record(4, passed)) == []
     wrong = {**passed, "result": {"scores": [30, -10, -10, -10]}}
     assert [d.code for d in found(record(4, wrong))] == ["SCORE-MISMATCH"]
+
+
+def test_a_first_lead_in_the_called_suit_cut_short_is_not_checked() -> None:
+    """tarot.partial.cut-short, tarot.play.first-lead: the taker calls SK and opens with SQ (with
+    the hands written: TAROT-CALLED-SUIT-LEAD). Cut short after that trick with the hands left
+    out, nothing shows that he held another suit: the note lists the first lead as not checked.
+    Played out, his other cards show it, and the fault is reported."""
+    written = deal(P5, ["garde", "pass", "pass", "pass", "pass"], call="SK", scores=P5_SCORES, last_winner=0)
+    played_out = tricks_only(written)
+    assert codes(record(5, played_out)) == ["TAROT-CALLED-SUIT-LEAD"]
+    cut = tricks_only(written)
+    cut.update(status="abandoned", tricks=cut["tricks"][:1])
+    cut.pop("result")
+    found = diagnostics_of(record(5, cut))
+    assert [d.code for d in found] == [NOTE]
+    assert "the first lead in the called suit for seat 1" in found[0].message

@@ -29,11 +29,14 @@ from recordkit.rules.french_tarot.cards import (
     FULL_DECK,
     HAND_SIZES,
     PETIT,
+    SUIT_MASKS,
     TRUMPS,
     bit,
     popcount,
+    suit_of,
 )
 from recordkit.rules.french_tarot.contract import needed_honours
+from recordkit.rules.french_tarot.play import banned_lead
 from recordkit.rules.french_tarot.record import BIDS, Misere, Poignee, TarotDeal
 from recordkit.rules.french_tarot.scoring import GARDE
 from recordkit.rules.french_tarot.state import Phase, TarotState
@@ -53,6 +56,7 @@ CHECK_NAMES = {
     "TAROT-MUST-TRUMP": "trumping",
     "TAROT-OVERTRUMP": "overtrumping",
     "TAROT-UNDERTRUMP": "playing a lower trump",
+    "TAROT-CALLED-SUIT-LEAD": "the first lead in the called suit",
 }
 """Plain words for the checks a partial deal can leave without their facts, for the note."""
 
@@ -215,6 +219,7 @@ def _cut_short(
         if written[seat] is None
     }
     unchecked = _cut_short_unchecked(table, deal, written, state)
+    unchecked.update(_first_lead_unknown(table, written, found, state))
     if deal.dog is None and None not in written:
         found["dog"] = FULL_DECK & ~_union(written_masks)  # every hand written: the dog is the rest
     taker = state.taker
@@ -240,6 +245,24 @@ def _cut_short(
             for code in PLAY_CHECKS:
                 unchecked[(code, taker)] = why
     return found, unchecked
+
+
+def _first_lead_unknown(
+    table: Table, written: list[str | None], found: Found, state: TarotState
+) -> Unchecked:
+    """tarot.partial.cut-short, tarot.play.first-lead: at five players, a first trick opened in
+    the called card's suit by a seat whose hand is left out, and which the cards known of it do
+    not show holding another suit: whether it could have led another is not known."""
+    tricks = [*state.tricks, *([state.current] if state.current is not None else [])]
+    ban = table.options.called_suit_first_lead_ban
+    if not tricks or state.called is None:
+        return {}
+    first, elsewhere = tricks[0], ~SUIT_MASKS[suit_of(state.called)]
+    for index, (card, seat) in enumerate(zip(first.cards, first.seats, strict=True)):
+        banned = banned_lead(ban, state.called, first.cards[:index], card)
+        if banned and written[seat] is None and not found.get(f"hands[{seat}]", 0) & elsewhere:
+            return {("TAROT-CALLED-SUIT-LEAD", seat): CUT_SHORT}
+    return {}
 
 
 PLAY_CHECKS = ("TAROT-REVOKE", "TAROT-MUST-TRUMP", "TAROT-OVERTRUMP", "TAROT-UNDERTRUMP")

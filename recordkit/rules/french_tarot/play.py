@@ -217,16 +217,23 @@ def not_held(state: TarotState, seat: int, card: int) -> Violation:
     return base_not_held(DECK, seat, card, where_is(card, state.hands, state.played_in), "tarot.play.held")
 
 
+def banned_lead(ban: str, called: int | None, before: Sequence[int], card: int) -> bool:
+    """tarot.play.first-lead: whether `card`, played after the cards `before` of the deal's first
+    trick, is a lead the five-player ban covers (in the suit of the called card, not the called
+    card itself), whatever else its player holds."""
+    if called is None or ban == "off" or called >= 56:
+        return False
+    suit_setting = not before or (ban == "suit_setting_card" and list(before) == [EXCUSE])
+    return suit_setting and suit_of(card) == suit_of(called) and card != called
+
+
 def first_lead(state: TarotState, trick: PlayedTrick, card: int, seat: int) -> Violation | None:
     """tarot.play.first-lead: five players, the opening lead avoids the called suit."""
     ban = state.table.options.called_suit_first_lead_ban
-    if state.called is None or state.tricks or ban == "off" or state.called >= 56:
+    if state.tricks or not banned_lead(ban, state.called, trick.cards, card):
         return None
-    suit_setting = trick.cards == [] or (ban == "suit_setting_card" and trick.cards == [EXCUSE])
-    called_suit = suit_of(state.called)
-    if not suit_setting or suit_of(card) != called_suit or card == state.called:
-        return None
-    if not state.hands[seat] & ~SUIT_MASKS[called_suit]:
+    assert state.called is not None
+    if not state.hands[seat] & ~SUIT_MASKS[suit_of(state.called)]:
         return None  # nothing else to lead
     return Violation(
         "TAROT-CALLED-SUIT-LEAD",

@@ -109,6 +109,25 @@ def test_a_missing_discard_is_derived_from_the_cards_not_played() -> None:
     assert findings(tricks_only) == []
 
 
+def test_a_derived_discard_is_in_its_discarders_dealt_hand() -> None:
+    """charlemagne.partial.discard, .hands: Gros Charlemagne by his partner's card (seat 3 takes HK
+    from seat 1 and discards C7), played out with the hands, the kitty and the discard left out:
+    the discard derived is in the bidder's hand as dealt, which holds eight cards, and every card
+    is dealt once; the guess of which unplayed card was discarded is only named as not checked
+    (it reported the bidder's hand a card short and that card dealt to nobody)."""
+    record = to_data(generate_record(CHARLEMAGNE, 4, 6, 17, {}, player="random"))
+    record["deals"] = [dict(record["deals"][0])]
+    assert record["deals"][0]["auction"] == ["pass", "mulot", "pass", "gros_charlemagne"]
+    assert record["deals"][0]["partner_card"] == "HK"
+    partial = without(record, "hands", "kitty", "discard", "totals")
+    completed = completion_of(partial).deal
+    assert completed.discard is not None
+    assert completed.discard in completed.hands[3].split()
+    assert len(completed.hands[3].split()) == 8
+    assert findings(partial) == []
+    assert "that the discard was in the discarder's hand for seat 3" in note(partial)
+
+
 def test_a_missing_discard_with_every_hand_written_is_still_reported() -> None:
     """charlemagne.exchange.discard-size: with the hands and kitty written, the discard is required."""
     assert [d.code for d in findings(without(sample_deal(CLUB, 0), "discard"))] == [

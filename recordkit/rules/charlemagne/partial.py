@@ -111,6 +111,7 @@ def complete(
         unplayed = full & ~_union(bit(card) for trick in state.tricks for card in trick.cards)
         sinks = _sinks(deal, state, move, own, written, kitty_open, unplayed)
         unchecked |= _share(sinks, full & ~_union(own), found)
+        _discards_dealt(state, move, found, taker)
     if taker is not None:
         unchecked |= _taker(deal, state, own, move, found)
     if not played_out:
@@ -118,6 +119,16 @@ def complete(
         if kitty_open:
             found.setdefault("kitty", 0)
     return _completion(deal, written, found, unknown(table, deal), unchecked)
+
+
+def _discards_dealt(state: CharlemagneState, move: Moves, found: dict[str, int], taker: int | None) -> None:
+    """charlemagne.partial.discard: a discard derived from the cards nobody played was in its
+    discarder's hand as dealt, but for a card he received; so a derived hand of his holds it (a
+    bidder who took the kitty is `_taker`'s)."""
+    for path, seat in (("discard", state.bidder), ("defender_discard", state.defender)):
+        hand = f"hands[{seat}]"
+        if seat is not None and seat != taker and path in found and hand in found:
+            found[hand] |= found[path] & ~move.received[seat]
 
 
 def owners(

@@ -12,6 +12,7 @@ the record path.
 from __future__ import annotations
 
 import os
+import random
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -29,11 +30,24 @@ from hypothesis import strategies as st
 from recordkit.columnar import archive_items
 from recordkit.diagnostics import Location
 from recordkit.games import RULESETS
+from recordkit.generate import DEFAULT_NAMES
+from recordkit.model import to_data
 from recordkit.rules.base import Ruleset
 from recordkit.rules.columns import COLUMNS, ColumnRows
-from recordkit.rules.french_tarot.cards import DECK, EXCUSE
+from recordkit.rules.french_tarot.cards import (
+    BITS,
+    DECK,
+    DOG_SIZES,
+    EXCUSE,
+    FIRST_TRUMP,
+    HAND_SIZES,
+    KINGS,
+    PETIT,
+    TRUMPS,
+)
 from recordkit.rules.french_tarot.columnar import Contract, Poignees, Variant, _scores, prove_columns
-from recordkit.rules.french_tarot.scoring import excuse_wins
+from recordkit.rules.french_tarot.record import TarotDeal
+from recordkit.rules.french_tarot.scoring import slam_outcome
 from recordkit.sources import RawRecord
 from recordkit.validate import RecordReport, Settings, validate_record
 from tests.budget import examples
@@ -72,25 +86,12 @@ columnar_games = st.sampled_from(COLUMNAR).flatmap(
 
 
 def left_to_the_record_path(record: dict[str, Any]) -> bool:
-    """Whether a clean French Tarot record has a deal the columns leave to the record path: a slam
-    or misère announced, the attack taking every trick, or the Excuse taking the last trick (but
-    in a goulash)."""
-    announced = [a for deal in record["deals"] for a in deal.get("announcements", [])]
-    if any(a["type"] != "poignee" for a in announced):
-        return True
-    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
-    for replay in report.replays:
-        state = replay.state if replay is not None else None
-        if state is None or not state.tricks:
-            continue
-        attack = state.attack()
-        if state.goulash:
-            continue
-        if all(t.winner in attack for t in state.tricks):
-            return True
-        if excuse_wins(state, len(state.tricks) - 1, state.tricks[-1]):
-            return True
-    return False
+    """Whether a clean French Tarot record has a deal the columns leave to the record path: a
+    misère announced, or more announcements than players (a slam beside a poignée of every seat)."""
+    announced = [deal.get("announcements", []) for deal in record["deals"]]
+    return any(a["type"] == "misere" for made in announced for a in made) or any(
+        len(made) > len(record["players"]) for made in announced
+    )
 
 
 def provable(records: list[dict[str, Any]]) -> list[bool]:
@@ -160,6 +161,7 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
                 "unplayed",
                 "call",
                 "poignee",
+                "slam",
             ]
         )
     )
@@ -201,6 +203,8 @@ def mistake(record: dict[str, Any], data: st.DataObject) -> None:
             deal["auction"].pop()
     elif kind == "poignee":
         poignee(deal, data)
+    elif kind == "slam":
+        slam(deal, data)
     elif kind == "call" and deal.get("call"):  # five players: another card called
         deal["call"] = data.draw(st.sampled_from(codes))
     elif kind == "dealer":
@@ -267,6 +271,128 @@ def poignee(deal: dict[str, Any], data: st.DataObject) -> None:
         else:
             cards.insert(i, data.draw(st.sampled_from(["EX", "T21", "T1", "CK"])))
         shown["cards"] = " ".join(cards)
+
+
+def slam(deal: dict[str, Any], data: st.DataObject) -> None:
+    """tarot.slam.who, tarot.trick.leader: a slam announced by any seat (the taker's moves the
+    first lead), one announced twice, or one dropped."""
+    announced = deal.setdefault("announcements", [])
+    slams = [a for a in announced if a["type"] == "slam"]
+    change = data.draw(st.sampled_from(["announce", "twice", "drop"]))
+    if change == "drop" and slams:
+        announced.remove(slams[0])
+    elif change == "twice" and slams:
+        announced.append(dict(slams[0]))
+    else:
+        seat = data.draw(st.integers(0, len(deal["hands"]) - 1))
+        announced.insert(data.draw(st.integers(0, len(announced))), {"type": "slam", "seat": seat})
+
+
+def strength(card: int) -> int:
+    """How a strong player ranks his cards: trumps, then Kings, then the rest by rank; the Petit
+    kept for the trick before the last and the Excuse for the last (tarot.excuse.slam,
+    tarot.score.petit-au-bout)."""
+    if card in (EXCUSE, PETIT):
+        return -1 if card == EXCUSE else 0
+    return (
+        2 * len(DECK) + card
+        if card >= FIRST_TRUMP
+        else len(DECK) + card
+        if BITS[card] & KINGS
+        else 1 + card % 14
+    )
+
+
+def strong_game(
+    game: tuple[Ruleset[Any, Any, Any], int, dict[str, Any], int], announce: bool
+) -> dict[str, Any]:
+    """A one-deal record of a taker dealt the strongest cards (the top trumps, now and then the
+    Petit, the Excuse and a card or two swapped for others) who plays his strongest legal card each time, as
+    his partner does, the defence playing at random; the slam announced when `announce`, a poignée
+    now and then. Most are slams (tarot.score.slam), some with the Excuse led to the last trick
+    (tarot.excuse.slam), the others announced and failed or plain. {} for options this table does
+    not allow."""
+    ruleset, players, options, seed = game
+    table, _problems = ruleset.table(ruleset.Options.model_validate(options), players)
+    if table is None:
+        return {}
+    rng = random.Random(seed)
+    size, dealer, taker = HAND_SIZES[players], rng.randrange(players), rng.randrange(players)
+    best = sorted(range(len(DECK)), key=strength, reverse=True)
+    strong = [*best[: size - 2], PETIT if rng.random() < 0.5 else best[size - 2]]
+    strong.append(EXCUSE if rng.random() < 0.5 else next(c for c in best if c not in strong))
+    rest = [card for card in range(len(DECK)) if card not in strong]
+    for _ in range(rng.choice([0, 0, 1, 2])):  # a weaker hand, now and then
+        i, j = rng.randrange(size), rng.randrange(len(rest))
+        strong[i], rest[j] = rest[j], strong[i]
+    while True:  # no Petit sec among the others
+        rng.shuffle(rest)
+        others = [rest[i * size : (i + 1) * size] for i in range(players - 1)]
+        if not any(sum(BITS[c] for c in hand) & (TRUMPS | BITS[EXCUSE]) == BITS[PETIT] for hand in others):
+            break
+    hands = [*others[:taker], strong, *others[taker:]]
+    dealt = TarotDeal(
+        dealer=dealer,
+        hands=[DECK.format(sorted(h)) for h in hands],
+        dog=DECK.format(sorted(rest[-DOG_SIZES[players] :])),
+    )
+    contract = rng.randrange(1, 5)
+    state, problems = ruleset.start(table, dealt)
+    assert not problems
+    actions = []
+    while (turn := ruleset.turn(state)) is not None:
+        choices = ruleset.legal(state)
+        plays = [a for a in choices if a.kind == "play"]
+        said = [a for a in choices if a.kind == "announce" and a.value[0] in ("slam", "poignee")]
+        if turn.kinds == {"bid"}:
+            action = next(a for a in choices if a.value == (contract if turn.seat == taker else 0))
+        elif announce and any(a.value[0] == "slam" for a in said):
+            action = next(a for a in said if a.value[0] == "slam")
+        elif said and rng.random() < 0.2:
+            action = rng.choice(said)
+        elif plays and turn.seat in state.attack():
+            action = max(plays, key=lambda a: strength(a.value))
+        else:
+            action = rng.choice(plays or choices)
+        assert not ruleset.advance(state, action)
+        actions.append(action)
+    deal = ruleset.record_deal(table, dealt, actions)
+    scores = ruleset.score(state)
+    deal.result = ruleset.result(scores)
+    deal.totals = scores
+    record = ruleset.Record(
+        game=ruleset.name, players=list(DEFAULT_NAMES[:players]), options=table.options, deals=[deal]
+    )
+    data: dict[str, Any] = orjson.loads(orjson.dumps(to_data(record)))
+    return data
+
+
+slam_games = st.tuples(tarot_games, st.booleans()).map(lambda drawn: strong_game(*drawn))
+"""One-deal French Tarot records whose attack most often takes every trick (`strong_game`), at
+every table size, with any options, the slam announced or not."""
+
+
+@PROPERTY
+@given(st.lists(slam_games, min_size=1, max_size=3))
+def test_slams_are_proven_column_by_column(records: list[dict[str, Any]]) -> None:
+    """tarot.slam.who, tarot.trick.leader, tarot.excuse.slam, tarot.score.slam: records whose attack
+    most often takes every trick, the slam announced or not, are proven without their JSON (but
+    for a misère or more announcements than players), the findings the full replay's (none)."""
+    records = [record for record in records if record]
+    if records:
+        assert proven_clean(records) == provable(records)
+
+
+@MANY
+@given(slam_games, st.data())
+def test_no_single_change_to_a_slam_slips_through_the_columns(
+    record: dict[str, Any], data: st.DataObject
+) -> None:
+    """Copies of a record whose attack most often takes every trick (`strong_game`), each with one
+    change (`mistake`, a slam announced, doubled or dropped among them; half rescored) or one
+    anywhere: the columns prove none that the full replay objects to."""
+    if record:
+        never_proven_wrongly([record, *changed_copies(record, data, TAROT, mistake, 12, 10)])
 
 
 @MANY
@@ -482,9 +608,10 @@ def test_an_abandoned_deal_takes_the_record_path(tmp_path: Path) -> None:
 HEADER = {"format": "recordkit", "version": "1.0", "game": "french-tarot", "players": ["A", "B", "C", "D"]}
 
 
-def slam_record(scores: list[int], excuse_last: bool) -> dict[str, Any]:
+def slam_record(scores: list[int], excuse_last: bool, announced: bool = False) -> dict[str, Any]:
     """A garde sans in which seat 0, holding eighteen trumps (or seventeen and the Excuse, led to
-    the last trick), takes every trick without announcing the slam; the dog holds the other
+    the last trick), takes every trick, after announcing the slam when `announced` (the dealer
+    then seat 1, so that only the announcement gives him the first lead); the dog holds the other
     trumps. The defenders hold plain cards only; seats 1 to 3 play CK, C10 and C9 last."""
     codes = DECK.codes
     trumps = [f"T{rank}" for rank in range(21, 4 if excuse_last else 3, -1)] + (["EX"] if excuse_last else [])
@@ -492,10 +619,13 @@ def slam_record(scores: list[int], excuse_last: bool) -> dict[str, Any]:
     plain = [code for code in codes[:56] if code not in dog and code not in ("CK", "C10", "C9")]
     hands = [[*plain[0:17], "CK"], [*plain[17:34], "C10"], [*plain[34:51], "C9"]]
     deal = {
-        "dealer": 3,
+        "dealer": 1 if announced else 3,
         "hands": [" ".join(trumps), *(" ".join(hand) for hand in hands)],
         "dog": " ".join(dog),
-        "auction": ["garde_sans", "pass", "pass", "pass"],
+        "auction": ["pass", "pass", "garde_sans", "pass"]
+        if announced
+        else ["garde_sans", "pass", "pass", "pass"],
+        "announcements": [{"type": "slam", "seat": 0}] if announced else [],
         "tricks": [" ".join([trumps[t], *(hand[t] for hand in hands)]) for t in range(18)],
         "result": {"scores": scores},
         "totals": scores,
@@ -503,11 +633,12 @@ def slam_record(scores: list[int], excuse_last: bool) -> dict[str, Any]:
     return {**HEADER, "deals": [deal]}
 
 
-def test_slams_are_left_to_the_record_path(tmp_path: Path) -> None:
+def test_an_unannounced_slam_is_proven(tmp_path: Path) -> None:
     """tarot.score.slam, tarot.excuse.slam: an unannounced slam (91 points, 3 bouts, garde sans:
     (25 + 55) x 4 + 200 = 520 from each defender), also when the Excuse led to the last trick takes
-    it. The columns leave both to the record path, which finds the sheet that forgot the slam
-    (320 each; and with the Excuse lost in the last trick, 81 points and 2 bouts: (25 + 40) x 4)."""
+    it, is proven column by column; the sheet that forgot the slam (320 each; and with the Excuse
+    lost in the last trick, 81 points and 2 bouts: (25 + 40) x 4) is not, and the record path
+    finds it."""
     records = [
         slam_record([1560, -520, -520, -520], excuse_last=False),
         slam_record([960, -320, -320, -320], excuse_last=False),
@@ -515,13 +646,99 @@ def test_slams_are_left_to_the_record_path(tmp_path: Path) -> None:
         slam_record([780, -260, -260, -260], excuse_last=True),
     ]
     columnar, full, proven = both_ways(archive_of(records, str(tmp_path)))
-    assert proven == [False] * 4 and columnar == full
+    assert proven == [True, False, True, False] and columnar == full
     assert [[d.code for d in report[1]] for report in full] == [
         [],
         ["SCORE-MISMATCH"],
         [],
         ["SCORE-MISMATCH"],
     ]
+
+
+def test_an_announced_slam_made_is_proven(tmp_path: Path) -> None:
+    """tarot.slam.who, tarot.trick.leader, tarot.score.slam: the taker (seat 0, the dealer seat 1)
+    announces the slam, leads the first trick and takes every one: (25 + 55) x 4 + 400 = 720 from
+    each defender, also with the Excuse led to the last trick (tarot.excuse.slam). Proven column by
+    column; not the sheet scoring it unannounced (520 each), nor the same play without the
+    announcement (seat 2 leads the first trick), nor the slam announced by a defender."""
+    made = slam_record([2160, -720, -720, -720], excuse_last=False, announced=True)
+    by_defender = orjson.loads(orjson.dumps(made))
+    by_defender["deals"][0]["announcements"] = [{"type": "slam", "seat": 1}]
+    unannounced = orjson.loads(orjson.dumps(made))
+    unannounced["deals"][0]["announcements"] = []
+    records = [
+        made,
+        slam_record([2160, -720, -720, -720], excuse_last=True, announced=True),
+        slam_record([1560, -520, -520, -520], excuse_last=False, announced=True),
+        by_defender,
+        unannounced,
+    ]
+    columnar, full, proven = both_ways(archive_of(records, str(tmp_path)))
+    assert proven == [True, True, False, False, False] and columnar == full
+    found = [{d.code for d in report[1]} for report in full]
+    assert found[:3] == [set(), set(), {"SCORE-MISMATCH"}]
+    assert "TAROT-SLAM-NOT-TAKER" in found[3] and found[4]
+
+
+def test_an_announced_slam_failed_is_proven(tmp_path: Path) -> None:
+    """tarot.score.slam: a slam announced that the attack does not make costs it 200 (not
+    multiplied). A generated one (`strong_game`) is proven column by column; its sheet written
+    without the 200 is not, and the record path finds it."""
+    record = next(
+        r
+        for r in (strong_game((TAROT, 4, {}, seed), True) for seed in range(200))
+        if _slam_of(r) == "announced_failed"
+    )
+    forgot = orjson.loads(orjson.dumps(record))
+    scores = forgot["deals"][0]["result"]["scores"]
+    taker = forgot["deals"][0]["announcements"][0]["seat"]
+    forgot["deals"][0]["result"]["scores"] = [
+        s + (600 if seat == taker else -200) for seat, s in enumerate(scores)
+    ]
+    forgot["deals"][0]["totals"] = forgot["deals"][0]["result"]["scores"]
+    columnar, full, proven = both_ways(archive_of([record, forgot], str(tmp_path)))
+    assert proven == [True, False] and columnar == full
+    assert [[d.code for d in report[1]] for report in full] == [[], ["SCORE-MISMATCH"]]
+
+
+def _slam_of(record: dict[str, Any]) -> str | None:
+    """The slam outcome of a one-deal record's replay (`scoring.slam_outcome`)."""
+    report = validate_record(RawRecord(orjson.loads(orjson.dumps(record)), Location()))
+    state = report.replays[0].state
+    return None if state is None else slam_outcome(state)
+
+
+def test_the_excuse_led_last_by_a_defence_that_took_every_trick_wins_it(tmp_path: Path) -> None:
+    """tarot.excuse.slam, tarot.score.slam: a garde sans whose taker (seat 0) holds plain cards
+    only; seat 1, leading every trick with the seventeen top trumps, leads the Excuse to the last:
+    it takes that trick, so the defence takes every trick. The attack counts the dog (T1 to T4,
+    S1, S2: 7 points, 1 bout, 51 needed): -(25 + 44) x 4 - 200 = -476 for each defender to
+    receive. Proven column by column; the sheet that gives the last trick to its cards (no
+    defence slam: 276 each) is not, and the record path finds it."""
+    codes = DECK.codes
+    trumps = [f"T{rank}" for rank in range(21, 4, -1)]
+    dog = ["T1", "T2", "T3", "T4", "S1", "S2"]
+    plain = [code for code in codes[:56] if code not in dog]
+    hands = [plain[0:18], plain[18:36], plain[36:54]]  # seats 0, 2 and 3
+
+    def record(scores: list[int]) -> dict[str, Any]:
+        deal = {
+            "dealer": 0,
+            "hands": [" ".join(hands[0]), " ".join([*trumps, "EX"]), " ".join(hands[1]), " ".join(hands[2])],
+            "dog": " ".join(dog),
+            "auction": ["pass", "pass", "pass", "garde_sans"],
+            "tricks": [
+                " ".join([[*trumps, "EX"][t], hands[1][t], hands[2][t], hands[0][t]]) for t in range(18)
+            ],
+            "result": {"scores": scores},
+            "totals": scores,
+        }
+        return {**HEADER, "deals": [deal]}
+
+    records = [record([-1428, 476, 476, 476]), record([-828, 276, 276, 276])]
+    columnar, full, proven = both_ways(archive_of(records, str(tmp_path)))
+    assert proven == [True, False] and columnar == full
+    assert [[d.code for d in report[1]] for report in full] == [[], ["SCORE-MISMATCH"]]
 
 
 def test_a_discard_after_a_garde_sans_is_not_proven(tmp_path: Path) -> None:
@@ -653,7 +870,13 @@ def test_the_defence_slam_costs_the_attack(tmp_path: Path) -> None:
     dog = np.zeros((k, 78), dtype=bool)
     dog[0, order[72:]] = True
     dealt = np.where(dog, n, 0)
-    none = Poignees(np.full((1, n), -1), np.full((1, n), -1), np.zeros((1, n, 78), bool), np.array([True]))
+    none = Poignees(
+        np.full((1, n), -1),
+        np.full((1, n), -1),
+        np.zeros((1, n, 78), bool),
+        np.zeros((1, n), bool),
+        np.array([True]),
+    )
     deal = Contract(dealt, np.arange(6)[None, :], cards, *(np.array([v]) for v in (3, 0, -1, 2, -1)), none)
     variant = Variant(*(np.array([v]) for v in (False, False, True, False, 0, 200)))
     scores = _scores(deal, seats, winners, variant)

@@ -28,10 +28,12 @@ from recordkit.rules.french_tarot.columnar import (
     Poignees,
     Variant,
     _discard_ok,
+    _excuse_takes_last,
     _first_lead_banned,
     _goulash,
     _play,
     _scores,
+    _winning,
     variants,
 )
 from recordkit.rules.french_tarot.play import first_lead, winning_index
@@ -40,6 +42,7 @@ from recordkit.rules.french_tarot.state import TarotState
 from recordkit.rules.values import PlayedTrick
 from recordkit.sources import RawRecord
 from recordkit.validate import validate_record
+from tests.test_columnar import strong_game
 from tests.test_properties import PROPERTY, option_values, play
 
 TAROT = RULESETS["french-tarot"]
@@ -83,14 +86,17 @@ def contract_of(state: TarotState) -> Contract:
 
 
 def poignees_of(state: TarotState) -> Poignees:
-    """A deal's poignées as the columns read them."""
+    """A deal's poignées, and the taker's slam announced (in the last slot), as the columns read them."""
     n = state.players
     levels, seats = np.full((1, n), -1), np.full((1, n), -1)
     shown = np.zeros((1, n, len(DECK.codes)), dtype=bool)
+    slams = np.zeros((1, n), dtype=bool)
     for slot, (seat, poignee) in enumerate(state.poignees.items()):
         levels[0, slot], seats[0, slot] = POIGNEE_LEVELS.index(poignee.level), seat
         shown[0, slot, ids(poignee.shown)] = True
-    return Poignees(levels, seats, shown, np.array([True]))
+    if state.slam:
+        slams[0, -1], seats[0, -1] = True, state.taker
+    return Poignees(levels, seats, shown, slams, np.array([True]))
 
 
 def variant_of(state: TarotState) -> Variant:
@@ -101,7 +107,8 @@ def variant_of(state: TarotState) -> Variant:
 
 
 def first_leader(state: TarotState) -> np.ndarray[Any, Any]:
-    return np.array([(state.dealer + 1) % state.players])
+    """tarot.trick.leader: the first leader (the taker after announcing a slam), as the replay has it."""
+    return np.array([state.first_leader()])
 
 
 def owner_of(state: TarotState, contract: Contract) -> np.ndarray[Any, Any]:
@@ -113,16 +120,26 @@ def owner_of(state: TarotState, contract: Contract) -> np.ndarray[Any, Any]:
     return owner
 
 
-def played_contracts(game: Any) -> list[tuple[dict[str, Any], TarotState]]:
-    """The generated deals of a game that were played to the end with a taker."""
-    record = play(game, deals=4)
+def played_contracts(
+    game: Any, record: dict[str, Any] | None = None
+) -> list[tuple[dict[str, Any], TarotState]]:
+    """The generated deals of a game (or of `record`) that were played to the end with a taker,
+    with room in the columns' slots for the slam beside the poignées."""
+    record = play(game, deals=4) if record is None else record
     if not record:
         return []
     return [
         (deal, state)
         for deal, state in replayed(record)
-        if state.taker is not None and len(state.tricks) == state.tricks_per_deal and not state.goulash
+        if state.taker is not None
+        and len(state.tricks) == state.tricks_per_deal
+        and not state.goulash
+        and len(state.poignees) + state.slam <= state.players
     ]
+
+
+slam_games = st.tuples(tarot_games, st.booleans()).map(lambda drawn: (drawn[0], strong_game(*drawn)))
+"""Games with a one-deal record whose attack most often takes every trick (`strong_game`)."""
 
 
 @PROPERTY
@@ -138,29 +155,56 @@ def test_the_trick_winners_are_the_rulesets(game: Any, data: st.DataObject) -> N
             t = data.draw(st.integers(0, len(state.tricks) - 1))
             cards[0, t] = cards[0, t, list(order)]
         _ok, seats, winners, _held = _play(owner_of(state, contract), cards, first_leader(state))
-        leader = (state.dealer + 1) % state.players
+        leader = state.first_leader()
         for t, trick in enumerate(cards[0]):
             assert seats[0, t, 0] == leader
             leader = (leader + winning_index(list(trick))) % state.players
             assert winners[0, t] == leader
 
 
+def scores_are_the_rulesets(contracts: list[tuple[dict[str, Any], TarotState]]) -> None:
+    """The columns' winners of every trick (the Excuse taking the last, `_excuse_takes_last`) are
+    the replay's (`excuse_wins`), and their score of each contract without a misère is
+    `scoring.deal_scores`'s."""
+    for _deal, state in contracts:
+        contract = contract_of(state)
+        ok, seats, by_rank, _held = _play(owner_of(state, contract), contract.cards, first_leader(state))
+        winners = _excuse_takes_last(contract, seats, by_rank)
+        assert ok.all()
+        assert winners.tolist() == [[trick.winner for trick in state.tricks]]
+        last = len(state.tricks) - 1
+        assert (winners[0, last] != by_rank[0, last]) <= excuse_wins(state, last, state.tricks[last])
+        if not state.miseres:  # a misère is the record path's
+            assert _scores(contract, seats, winners, variant_of(state)).tolist() == [deal_scores(state)]
+
+
+def test_the_one_of_a_suit_led_after_the_excuse_wins_over_it() -> None:
+    """tarot.trick.winner: after a led Excuse, the one of the suit (the lowest card of the deck)
+    alone in that suit wins the trick over the Excuse and the other suits, as `winning_index` has it."""
+    trick = [EXCUSE, *(DECK.codes.index(code) for code in ("S1", "H5", "D7", "C9"))]
+    best = _winning(np.array([[trick]], dtype=np.int8))[-1]
+    assert best.tolist() == [[winning_index(trick)]] == [[1]]
+
+
 @PROPERTY
 @given(tarot_games)
 def test_the_scores_are_the_rulesets(game: Any) -> None:
     """tarot.score.* (count, target, the Excuse exchange and the last trick, petit au bout, the
-    poignées, the defence's slam, the split with or without a partner, each option): the columns' score of
-    every generated contract they cover is `scoring.deal_scores`'s."""
-    for _deal, state in played_contracts(game):
-        attack = state.attack()
-        if state.slam or state.miseres or all(t.winner in attack for t in state.tricks):
-            continue  # a slam or misère announced, and the attack's slam, are the record path's
-        if excuse_wins(state, len(state.tricks) - 1, state.tricks[-1]):
-            continue
-        contract = contract_of(state)
-        ok, seats, winners, _held = _play(owner_of(state, contract), contract.cards, first_leader(state))
-        assert ok.all()
-        assert _scores(contract, seats, winners, variant_of(state)).tolist() == [deal_scores(state)]
+    poignées, the slam, the split with or without a partner, each option), tarot.excuse.slam: the
+    columns' winners and score of every generated contract are the replay's
+    (`scores_are_the_rulesets`)."""
+    scores_are_the_rulesets(played_contracts(game))
+
+
+@PROPERTY
+@given(slam_games)
+def test_the_slam_scores_are_the_rulesets(drawn: Any) -> None:
+    """tarot.slam.who, tarot.trick.leader, tarot.excuse.slam, tarot.score.slam (announced and
+    made or failed, made unannounced; the Petit led to the trick before an Excuse that takes the
+    last), with each option: over deals whose attack most often takes every trick (`strong_game`),
+    the columns' first leader, winners and score are the replay's (`scores_are_the_rulesets`)."""
+    game, record = drawn
+    scores_are_the_rulesets(played_contracts(game, record))
 
 
 @PROPERTY

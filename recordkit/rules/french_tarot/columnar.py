@@ -7,11 +7,12 @@ one deal at a time: the deal (tarot.deck, tarot.deal.*, the Petit sec), the auct
 overtrump, the Excuse, the five-player first lead), the winners, the count and the score
 (tarot.score.*), the goulash (tarot.goulash.*), and the running totals and dealer rotation. It
 covers three, four and five players and every option of `TarotOptions`, deals written as bare
-words and codes (`as_written`); a slam or misère announced, a slam (the attack taking every
-trick, or the Excuse led to the last trick by a side that took all the others), and anything
-wrong are left unproven and go to the record path, which explains what is wrong. The tests hold
-it to the record path on generated archives with injected faults (tests/test_columnar.py), and
-each rule it restates to the ruleset's own function (tests/test_tarot_columnar.py).
+words and codes (`as_written`), and the slam announced or not, made or not (tarot.slam.who,
+tarot.excuse.slam, tarot.score.slam). A misère announced, a slam announced in a deal whose hands
+are derived from its play or beside n poignées, and anything wrong are left unproven and go to
+the record path, which explains what is wrong. The tests hold it to the record path on generated
+archives with injected faults (tests/test_columnar.py), and each rule it restates to the
+ruleset's own function (tests/test_tarot_columnar.py).
 """
 
 from __future__ import annotations
@@ -62,11 +63,13 @@ from recordkit.rules.french_tarot.options import TarotOptions
 from recordkit.rules.french_tarot.record import ANNOUNCEMENT_KEYS, BIDS, COEFFICIENTS, written_announcement
 from recordkit.rules.french_tarot.scoring import (
     CONTRACT_BASE,
+    DEFENCE_SLAMS,
     GARDE,
     PETIT_AU_BOUT,
     POIGNEE_BONUS,
     POIGNEE_LEVELS,
     POIGNEE_THRESHOLDS,
+    SLAM_TERMS,
 )
 from recordkit.rules.written_columns import CallsOf, Rows, WrittenForm, cards, seat_of, word, words
 
@@ -111,6 +114,15 @@ SUIT_BIT = (1 << SUIT_OF).astype(np.uint8)
 TRUMP_BIT = np.uint8(1 << TRUMP_SUIT)
 PLAIN_SUIT_BIT = np.where(np.arange(6) < TRUMP_SUIT, 1 << np.arange(6), 0).astype(np.uint8)
 """A led suit's bit in a set of suits held, 0 for trumps (following trumps is `TRUMP_BIT`)."""
+SLAM = "slam"
+"""A slam announcement as a calls row's value (`written_announcement`)."""
+SLAMS = (("defence", None, "made"), ("announced_defence", "announced_failed", "announced_made"))
+"""The slam outcome (`facts.SLAM_OUTCOMES`, None: none) by whether it was announced, then by the
+attack's tricks: none, some, all (`scoring.slam_outcome`)."""
+SLAM_TERM = np.array([[SLAM_TERMS[outcome] for outcome in row] for row in SLAMS], dtype=np.int64)
+"""Each outcome's part of S before the defence's bonus (tarot.score.slam, `scoring.SLAM_TERMS`)."""
+DEFENCE_SLAM = np.array([[outcome in DEFENCE_SLAMS for outcome in row] for row in SLAMS])
+"""The outcomes that also take the defence's bonus off S (`scoring.DEFENCE_SLAMS`)."""
 
 
 def _announcements(value: Any, players: int) -> Rows | None:
@@ -271,6 +283,8 @@ def _prove_deals(
     ok &= np.where(annulled, calls.count == 0, calls.shape_ok(takes, discarded) & auction_ok)
     poignees = calls.poignees(n + (n == 5) * takes + dog_size * discarded)
     ok &= poignees.readable
+    ok &= ~np.any(poignees.slams & (poignees.seats != taker[:, None]), axis=1)  # tarot.slam.who
+    ok &= ~(derived & poignees.slam(taker))  # hands derived from a play the taker leads: the record path's
     split = derived & needs_discard  # tarot.partial.taker: his hand and the dog not known apart
     discard = calls.discard
     if at.size:
@@ -319,26 +333,33 @@ def _prove_deals(
 
 @dataclass(frozen=True)
 class Poignees:
-    """Each deal's poignées (k, n slots in the order shown): the level (an index of
-    `POIGNEE_LEVELS`, -1 for an empty slot), the seat, the cards shown (k, n, 78); and whether
-    every announcement of the deal is a poignée of known cards (`readable`: a slam or a misère
-    is the record path's)."""
+    """Each deal's announcements (k, n slots in the order made): a poignée's level (an index of
+    `POIGNEE_LEVELS`, -1 for an empty slot or a slam), the seat, the cards shown (k, n, 78),
+    whether the slot is a slam announced; and whether every announcement of the deal is a
+    poignée of known cards or a slam (`readable`: a misère is the record path's)."""
 
     levels: Ints
     seats: Ints
     shown: Bools
+    slams: Bools
     readable: Bools
 
     def take(self, rows: Ints) -> Poignees:
-        """The poignées of these deals."""
-        return Poignees(self.levels[rows], self.seats[rows], self.shown[rows], self.readable[rows])
+        """The announcements of these deals."""
+        return Poignees(*(getattr(self, name)[rows] for name in self.__dataclass_fields__))
+
+    def slam(self, taker: Ints) -> Bools:
+        """tarot.slam.who: whether the taker announced a slam (a slam of another seat's is a finding)."""
+        announced: Bools = np.any(self.slams & (self.seats == taker[:, None]), axis=1)
+        return announced
 
 
 @dataclass(frozen=True)
 class Calls:
     """Each deal's calls rows (k, the most a deal has): their kinds (an index of `KINDS`, -1 past
     the deal's rows), how many, the bids (k, n), the called card and the discard (k, dog_size);
-    each row's value (an index of `levels` and `shown`, the value read as a poignée) and seat."""
+    each row's value (an index of `levels`, `shown` and `slams`: the value read as a poignée, or
+    a slam) and seat."""
 
     kinds: Ints
     count: Ints
@@ -349,6 +370,7 @@ class Calls:
     seats: Ints
     levels: Ints
     shown: Bools
+    slams: Bools
     n: int
 
     def shape_ok(self, takes: Bools, needs_discard: Bools) -> Bools:
@@ -372,18 +394,20 @@ class Calls:
         return shaped
 
     def poignees(self, prefix: Ints) -> Poignees:
-        """The announcements after the first `prefix` rows of each deal (`shape_ok`), as poignées."""
+        """The announcements after the first `prefix` rows of each deal (`shape_ok`), as poignées
+        and slams."""
         k = len(prefix)
         slot = np.minimum(prefix[:, None] + np.arange(self.n), self.kinds.shape[1] - 1)
         used = np.arange(self.n) < (self.count - prefix)[:, None]
         values = np.where(used, np.take_along_axis(self.values, slot, axis=1), -1)
         levels = np.where(values >= 0, self.levels[np.maximum(values, 0)], -1)
-        readable = np.all(~used | (levels >= 0), axis=1)
+        slams = (values >= 0) & self.slams[np.maximum(values, 0)]
+        readable = np.all(~used | (levels >= 0) | slams, axis=1)
         seats = np.where(used, np.take_along_axis(self.seats, slot, axis=1), -1)
         shown = (
             self.shown[np.maximum(values, 0)] & used[:, :, None] if k else np.zeros((0, self.n, CARDS), bool)
         )
-        return Poignees(levels, seats, shown, readable)
+        return Poignees(levels, seats, shown, slams, readable)
 
 
 def _calls(calls: pa.Table, call_keys: Ints, keys: Ints, n: int, dog_size: int) -> Calls:
@@ -396,8 +420,9 @@ def _calls(calls: pa.Table, call_keys: Ints, keys: Ints, n: int, dog_size: int) 
         none = np.full((k, width), -1)
         nothing = np.zeros((0, CARDS), dtype=bool)
         return Calls(
-            none, count, none[:, :n], none[:, 0], none[:, start:], none, none, none[0, :0], nothing, n
-        )
+            none, count, none[:, :n], none[:, 0], none[:, start:], none, none, none[0, :0], nothing,
+            none[0, :0] > 0, n,
+        )  # fmt: skip
     at = np.minimum(first[:, None] + np.arange(width), calls.num_rows - 1)
     past = np.arange(width) >= count[:, None]
     kinds = np.where(past, -1, codes(calls.column("kind"), KINDS)[at])
@@ -407,8 +432,9 @@ def _calls(calls: pa.Table, call_keys: Ints, keys: Ints, n: int, dog_size: int) 
     called = np.where(cards[:, 0] >= 0, cards[:, 0], CARDS) if n == 5 else np.full(k, CARDS)
     rows, texts = distinct(value)
     levels, shown = _read_poignees(texts)
+    slams = np.array([text == SLAM for text in texts], dtype=bool)
     seats = np.where(past, -1, ints(calls, "seat")[at])
-    return Calls(kinds, count, bids, called, cards[:, start - n :], rows[at], seats, levels, shown, n)
+    return Calls(kinds, count, bids, called, cards[:, start - n :], rows[at], seats, levels, shown, slams, n)
 
 
 def _read_poignees(texts: list[Any]) -> tuple[Ints, Bools]:
@@ -549,26 +575,33 @@ class Contract:
 
 
 def _play_and_score(deals: Contract, variant: Variant) -> tuple[Bools, Ints]:
-    """Play every trick of deals with a taker (tarot.play.*), then count and score them
-    (tarot.score.*). Deals whose last trick the Excuse may take, or where the attack takes every
-    trick (slam rules), are left unproven."""
+    """Play every trick of deals with a taker (tarot.play.*; the taker leading the first after
+    announcing a slam, tarot.trick.leader), then count and score them (tarot.score.*)."""
     cards = deals.cards
-    k, tricks, n = cards.shape
+    k, _, n = cards.shape
     rows = np.arange(k)
     dog = deals.dealt == n
     with_discard = deals.contract <= GARDE  # petite and garde take the dog into the hand, then discard
     owner = np.where(dog & with_discard[:, None], deals.taker[:, None], deals.dealt)
     owner[rows[with_discard, None], deals.discard[with_discard]] = -1
-    ok, seats, winners, suits_held = _play(owner, cards, (deals.dealer + 1) % n)
+    first_leader = np.where(deals.poignees.slam(deals.taker), deals.taker, (deals.dealer + 1) % n)
+    ok, seats, winners, suits_held = _play(owner, cards, first_leader)
     ok &= ~_first_lead_banned(deals, suits_held, variant.ban)
     ok &= _poignees_ok(deals, owner)
-    attack_won = deals.attack(winners)
-    last = tricks - 1
-    excuse_led_last = cards[:, last, 0] == EXCUSE
-    leader_attacks = deals.attack(seats[:, last, 0])
-    ok &= ~(excuse_led_last & np.all(attack_won[:, :last] == leader_attacks[:, None], axis=1))
-    ok &= ~np.all(attack_won, axis=1)
-    return ok, _scores(deals, seats, winners, variant)
+    return ok, _scores(deals, seats, _excuse_takes_last(deals, seats, winners), variant)
+
+
+def _excuse_takes_last(deals: Contract, seats: Ints, winners: Ints) -> Ints:
+    """tarot.excuse.slam: each trick's winner (by rank, `_play`), but the last trick's, which the
+    Excuse takes when it is led to it by a side that won every earlier trick."""
+    last = winners.shape[1] - 1
+    leader_attacks = deals.attack(seats[:, last, :1])
+    takes = (deals.cards[:, last, 0] == EXCUSE) & np.all(
+        deals.attack(winners[:, :last]) == leader_attacks, axis=1
+    )
+    won = winners.copy()
+    won[takes, last] = seats[takes, last, 0]
+    return won
 
 
 def _play(owner: Ints, cards: Ints, first_leader: Ints) -> tuple[Bools, Ints, Ints, npt.NDArray[np.uint8]]:
@@ -615,11 +648,12 @@ def _winning(
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], Bools, Ints, Ints]:
     """Each card's suit, trump rank (-1: not a trump) and whether it is the Excuse; each trick's
     suit led (after a led Excuse, the next card's) and the position of its winner by rank
-    (tarot.trick.winner)."""
+    (tarot.trick.winner: a card of another suit, or the Excuse, below every card of the suit led,
+    S1 too)."""
     suit, trump = SUIT_8[card], TRUMP_RANK[card]
     excuse = card == EXCUSE
     lead = np.where(excuse[:, :, 0], suit[:, :, 1], suit[:, :, 0])
-    rank = np.where(trump >= 0, trump, np.where(suit == lead[:, :, None], card - CARDS, -CARDS))
+    rank = np.where(trump >= 0, trump, np.where(suit == lead[:, :, None], card - CARDS, -CARDS - 1))
     return suit, trump, excuse, lead, np.argmax(rank, axis=2)
 
 
@@ -728,8 +762,10 @@ def _shown_ok(poignees: Poignees, owner: Ints, deals: Contract, rows: Ints) -> B
 
 
 def _scores(deals: Contract, seats: Ints, winners: Ints, variant: Variant) -> Ints:
-    """Each seat's score (tarot.score.*): the attack's card points after the Excuse exchange,
-    bouts, target, petit au bout, the defence's slam, and the split (tarot.score.split)."""
+    """Each seat's score (tarot.score.*) from each trick's winner (`_excuse_takes_last`): the
+    attack's card points after the Excuse exchange, bouts, target, petit au bout (led to the
+    trick before the last, when the Excuse takes the last), the slam, and the split
+    (tarot.score.split)."""
     cards, contract, n = deals.cards, deals.contract, deals.cards.shape[2]
     k, tricks = winners.shape
     rows = np.arange(k)
@@ -756,16 +792,22 @@ def _scores(deals: Contract, seats: Ints, winners: Ints, variant: Variant) -> In
     made = points >= 2 * target
     rounded = np.where(made, (points + 1) // 2, points // 2)
     coefficient = COEFFICIENT[contract]
-    last_attacks = deals.attack(winners[:, last])
-    petit = np.where(np.any(cards[:, last] == PETIT, axis=1), np.where(last_attacks, 1, -1), 0)
-    defence_slam = np.where(np.all(~deals.attack(winners), axis=1), -variant.slam_bonus, 0)
+    petit_last = np.any(cards[:, last] == PETIT, axis=1)
+    excuse_took = (cards[:, last, 0] == EXCUSE) & (winners[:, last] == seats[:, last, 0])
+    petit_led = excuse_took & (cards[:, last - 1, 0] == PETIT)  # tarot.score.petit-au-bout
+    petit_attacks = deals.attack(np.where(petit_last, winners[:, last], winners[:, last - 1]))
+    petit = np.where(petit_last | petit_led, np.where(petit_attacks, 1, -1), 0)
+    attack_tricks = deals.attack(winners).sum(axis=1)
+    side = np.where(attack_tricks == tricks, 2, np.minimum(attack_tricks, 1))  # none, some, all
+    announced = deals.poignees.slam(deals.taker).astype(np.int64)
+    slam = SLAM_TERM[announced, side] - np.where(DEFENCE_SLAM[announced, side], variant.slam_bonus, 0)
     sign = np.where(made, 1, -1)
     poignees = BONUS[deals.poignees.levels].sum(axis=1)  # tarot.score.poignee: to the contract's winners
     per_defender = (
         sign * (CONTRACT_BASE + np.abs(rounded - target)) * coefficient
         + petit * PETIT_AU_BOUT * coefficient
         + sign * poignees
-        + defence_slam
+        + slam
     )
     scores = np.repeat(-per_defender[:, None], n, axis=1)
     partnered = deals.partner >= 0

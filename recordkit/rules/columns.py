@@ -11,13 +11,16 @@ totals and dealer rotation checked against the scores a check computed.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 COLUMNS: dict[str, list[str]] = {
     "games": ["game_id", "game", "n_players", "options", "n_deals", "record"],
@@ -70,7 +73,11 @@ class Proof:
         return clean
 
 
-def deals_of(arrays: Any, rows: Ints) -> Any:
+Arrays = TypeVar("Arrays", bound="DataclassInstance")
+"""A frozen dataclass of arrays, one entry a deal (`deals_of`)."""
+
+
+def deals_of(arrays: Arrays, rows: Ints) -> Arrays:
     """A frozen dataclass of arrays (one entry a deal, first axis) with the entries of `rows` only."""
     return replace(arrays, **{part.name: getattr(arrays, part.name)[rows] for part in fields(arrays)})
 

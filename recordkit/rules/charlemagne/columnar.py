@@ -224,8 +224,7 @@ class Calls:
 
     def take(self, rows: Ints) -> Calls:
         """The calls of the deals `rows` only."""
-        taken: Calls = deals_of(self, rows)
-        return taken
+        return deals_of(self, rows)
 
 
 @dataclass(frozen=True)
@@ -245,8 +244,7 @@ class Way:
 
     def take(self, rows: Ints) -> Way:
         """The ways of the deals `rows` only."""
-        taken: Way = deals_of(self, rows)
-        return taken
+        return deals_of(self, rows)
 
 
 def _prove_deals(rules: Rules, read: Read, keys: Ints, deals: pa.Table, game_of: Ints) -> tuple[Bools, Ints]:

@@ -33,6 +33,7 @@ from recordkit.sources import RawRecord
 from recordkit.validate import Settings, batch_findings, validate_record
 from tests.budget import examples
 from tests.columnar_helpers import changed_copies, rescored
+from tests.test_batch import tricks_only as batch_tricks_only
 from tests.test_charlemagne_columnar import CHARLEMAGNE, mistake, provable
 from tests.test_properties import PROPERTY, option_values
 
@@ -54,11 +55,9 @@ standard = st.tuples(
 
 
 def tricks_only(options: dict[str, Any], seed: int, deals: int = 4) -> dict[str, Any]:
-    """A generated game (random play: every contract, knocks, lone defenders) in its tricks-only
-    form: no hands, no kitty (`partial.forget`)."""
-    record = generate_record(CHARLEMAGNE, PLAYERS, deals, seed, options, player="random", form="tricks")
-    data: dict[str, Any] = orjson.loads(orjson.dumps(to_data(record)))
-    return data
+    """A generated four-player game (random play: every contract, knocks, lone defenders) in its
+    tricks-only form: no hands, no kitty (`partial.forget`)."""
+    return batch_tricks_only((CHARLEMAGNE, PLAYERS, options, seed), deals)
 
 
 def raw(record: dict[str, Any]) -> RawRecord:

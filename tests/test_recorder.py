@@ -221,18 +221,27 @@ def one_action_journaled(journal: Path, count: int, rng: random.Random) -> tuple
     return reached
 
 
+def resumed_with_warning(
+    journal: Path, reached: tuple[Any, ...], warning: str, rng: random.Random
+) -> tuple[Any, ...]:
+    """Resume a journal: it reaches `reached` with one warning saying `warning`, takes one more
+    action and is closed; the state after that action."""
+    resumed = Recorder.resume(journal)
+    assert state_of(resumed) == reached
+    assert len(resumed.warnings) == 1 and warning in resumed.warnings[0]
+    resumed.act(choose(resumed, rng))
+    after = state_of(resumed)
+    resumed.close()
+    return after
+
+
 def test_a_torn_last_line_is_dropped_with_a_warning(tmp_path: Path) -> None:
     """A crash in the middle of writing an entry: that entry is ignored, and recording goes on."""
     journal, rng = tmp_path / "game.journal", random.Random(1)
     reached = one_action_journaled(journal, 3, rng)
     with journal.open("ab") as handle:
         handle.write(b'{"act": "pa')
-    resumed = Recorder.resume(journal)
-    assert state_of(resumed) == reached
-    assert len(resumed.warnings) == 1 and "cut short" in resumed.warnings[0]
-    resumed.act(choose(resumed, rng))
-    after = state_of(resumed)
-    resumed.close()
+    after = resumed_with_warning(journal, reached, "cut short", rng)
     again = Recorder.resume(journal)
     assert state_of(again) == after and again.warnings == []
 
@@ -243,12 +252,7 @@ def test_a_byte_order_mark_is_skipped_with_a_warning(tmp_path: Path) -> None:
     journal, rng = tmp_path / "game.journal", random.Random(4)
     reached = one_action_journaled(journal, 4, rng)
     journal.write_bytes(b"\xef\xbb\xbf" + journal.read_bytes())
-    resumed = Recorder.resume(journal)
-    assert state_of(resumed) == reached
-    assert len(resumed.warnings) == 1 and "byte-order mark" in resumed.warnings[0]
-    resumed.act(choose(resumed, rng))
-    after = state_of(resumed)
-    resumed.close()
+    after = resumed_with_warning(journal, reached, "byte-order mark", rng)
     with journal.open("ab") as handle:
         handle.write(b'{"act": "pa')  # torn after the mark: cut off at the right place
     again = Recorder.resume(journal)
